@@ -1,0 +1,37 @@
+"""The home page on a 360 px phone."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def test_home_page_fits_a_phone_and_leads_to_the_arbiter(page: Page, screenshot):
+    page.goto("/")
+
+    expect(page.get_by_role("heading", name="Kości", level=1)).to_be_visible()
+    arbiter = page.get_by_role("link", name="Sędzia – kto ma rację?")
+    expect(arbiter).to_be_visible()
+    expect(arbiter).to_have_attribute("href", "/sedzia")
+    assert arbiter.bounding_box()["height"] >= 48
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate("window.innerWidth") == 360
+    screenshot(page, "home")
+
+
+def test_rules_link_opens_the_rules_page(page: Page):
+    page.goto("/")
+
+    page.get_by_role("link", name="Zasady").first.click()
+
+    expect(page).to_have_url("/zasady")
+    expect(page.get_by_role("heading", name="Zasady", level=1)).to_be_visible()
+
+
+def test_unknown_page_is_a_polish_404_that_fits_a_phone(page: Page, screenshot):
+    response = page.goto("/nie-ma-takiej")
+
+    assert response is not None
+    assert response.status == 404
+    expect(page.get_by_role("heading", name="Nie ma takiej strony")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "not-found")

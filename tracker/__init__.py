@@ -1,0 +1,127 @@
+"""Kości: the score sheet for real dice (the Polish Yahtzee family), as a Flask app."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from werkzeug.exceptions import HTTPException
+
+from tracker import api, arbiter, main
+from tracker.cli import serve_command
+from tracker.errors import KosciRequest, render_error
+from tracker.extensions import csrf, db, migrate, use_sqlite_pragmas
+
+DATABASE_FILE = "kosci.sqlite3"
+SECRET_KEY_FILE = "secret_key"
+
+
+def create_app(
+    test_config: Mapping[str, Any] | None = None,
+    *,
+    instance_path: str | os.PathLike[str] | None = None,
+) -> Flask:
+    """Build the app.
+
+    Configuration comes from the environment (`DATABASE_URL`, `SECRET_KEY`), then from
+    `test_config`, which overrides it. The instance folder (the database, the generated secret
+    key) is `instance_path`, else `$KOSCI_INSTANCE_PATH`, else Flask's default: the top-level
+    `instance/` folder of an editable install.
+    """
+    instance_path = instance_path or os.environ.get("KOSCI_INSTANCE_PATH") or None
+    app = Flask(
+        __name__,
+        template_folder="../templates",
+        static_folder="../static",
+        instance_relative_config=True,
+        instance_path=os.path.abspath(instance_path) if instance_path else None,
+    )
+    _configure(app, test_config)
+    _register_extensions(app)
+    _register_blueprints(app)
+    _register_error_handlers(app)
+    _register_cli(app)
+    return app
+
+
+def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+    os.makedirs(app.instance_path, exist_ok=True)
+    default_database_url = "sqlite:///" + os.path.join(app.instance_path, DATABASE_FILE)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL") or default_database_url,
+        SECRET_KEY=os.environ.get("SECRET_KEY") or None,
+        # A game lasts longer than Flask-WTF's default hour: a form left open on a phone
+        # must still submit, so the token lives as long as the session.
+        WTF_CSRF_TIME_LIMIT=None,
+        # Score sheets are small; refuse anything that is not.
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _load_or_create_secret_key(
+            Path(app.instance_path) / SECRET_KEY_FILE
+        )
+    app.request_class = KosciRequest
+    app.json.ensure_ascii = False  # readable Polish in curl
+
+
+def _load_or_create_secret_key(path: Path) -> str:
+    """The key stored at `path`, created there (mode 0600) on first use.
+
+    Several processes may start at once (gunicorn workers, tests): the key is written to a
+    private temporary file and hard-linked into place, which fails if another process got
+    there first, so every process ends up with the same key.
+    """
+    try:
+        return _read_secret_key(path)
+    except FileNotFoundError:
+        pass
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        file.write(secrets.token_hex(32) + "\n")
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        pass
+    finally:
+        temporary.unlink()
+    return _read_secret_key(path)
+
+
+def _read_secret_key(path: Path) -> str:
+    key = path.read_text(encoding="ascii").strip()
+    if not key:
+        raise RuntimeError(f"{path} is empty: delete it to generate a new secret key.")
+    return key
+
+
+def _register_extensions(app: Flask) -> None:
+    db.init_app(app)
+    migrate.init_app(app, db)
+    csrf.init_app(app)
+    with app.app_context():
+        for engine in db.engines.values():
+            use_sqlite_pragmas(engine)
+
+
+def _register_blueprints(app: Flask) -> None:
+    app.register_blueprint(main.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(arbiter.bp)
+
+
+def _register_error_handlers(app: Flask) -> None:
+    # Unhandled exceptions reach this handler as InternalServerError, a subclass of
+    # HTTPException, after Flask has logged them: no traceback page is ever shown.
+    app.register_error_handler(HTTPException, render_error)
+
+
+def _register_cli(app: Flask) -> None:
+    app.cli.add_command(serve_command)

@@ -1,0 +1,63 @@
+"""Flask extensions, created unbound here and bound to an app in `create_app`."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf import CSRFProtect
+from sqlalchemy import Engine, MetaData, event
+from sqlalchemy.orm import DeclarativeBase
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+# Alembic can only alter or drop a constraint it can name, and SQLite's batch mode rebuilds
+# tables by name: give every constraint a predictable one.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+SQLITE_PRAGMAS = (
+    # Readers never block the writer and vice versa: several phones at one table.
+    "PRAGMA journal_mode=WAL",
+    # Safe with WAL (a power cut may lose the last commit, never corrupt the file) and
+    # twice as fast per commit as FULL on this hardware (see TOOLING.md).
+    "PRAGMA synchronous=NORMAL",
+    # SQLite ignores foreign keys unless asked, per connection.
+    "PRAGMA foreign_keys=ON",
+    # Wait for a concurrent writer instead of failing at once with "database is locked".
+    "PRAGMA busy_timeout=5000",
+)
+
+
+class Base(DeclarativeBase):
+    """Base class of the typed models (`Mapped[...]`, `mapped_column`)."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate(directory=str(MIGRATIONS_DIR), render_as_batch=True)
+csrf = CSRFProtect()
+
+
+def use_sqlite_pragmas(engine: Engine) -> None:
+    """Run `SQLITE_PRAGMAS` on every new connection of `engine` if it is SQLite."""
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _set_sqlite_pragmas)
+
+
+def _set_sqlite_pragmas(dbapi_connection: sqlite3.Connection, _connection_record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(pragma)
+    finally:
+        cursor.close()
