@@ -1,0 +1,229 @@
+"""A player's sheet (one column per multiplier) and its totals.
+
+The sheet is what the paper shows: the points written in each filled field, and per column the
+extra Generał bonuses marked beside it (unmultiplied). Totals are always derived, never stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from .errors import RulesError
+from .tables import ALL_FIELD_IDS, Section
+from .variants import Options, Variant
+
+
+@dataclass(frozen=True)
+class Column:
+    cells: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    extra_bonus: int = 0
+
+    def is_filled(self, field_id: str) -> bool:
+        return field_id in self.cells
+
+    def write(self, field_id: str, points: int, extra_bonus: int = 0) -> Column:
+        cells = dict(self.cells)
+        cells[field_id] = points
+        return replace(
+            self, cells=MappingProxyType(cells), extra_bonus=self.extra_bonus + extra_bonus
+        )
+
+
+Sheet = tuple[Column, ...]
+
+
+@dataclass(frozen=True)
+class ColumnTotals:
+    upper: int
+    upper_bonus: int
+    lower: int
+    extra_bonus: int
+    multiplier: int
+    total: int  # (upper + upper_bonus + lower + extra_bonus) × multiplier
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "upper": self.upper,
+            "upper_bonus": self.upper_bonus,
+            "lower": self.lower,
+            "extra_bonus": self.extra_bonus,
+            "multiplier": self.multiplier,
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True)
+class SheetTotals:
+    columns: tuple[ColumnTotals, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class UpperStatus:
+    """Progress towards the upper bonus, as players say it at the table."""
+
+    upper: int
+    threshold: int
+    missing: int  # points still needed for the bonus (0 once reached)
+    par_delta: int  # against "three of each" (two of each at 42) for the filled upper fields
+    bonus: int  # the bonus already secured (0 until reached)
+
+    @property
+    def label(self) -> str:
+        if self.bonus:
+            return f"premia +{self.bonus}"
+        if self.par_delta > 0:
+            return f"+{self.par_delta} ponad normę"
+        if self.par_delta < 0:
+            return f"{self.par_delta} pod normą, do premii brakuje {self.missing}"
+        return f"do premii brakuje {self.missing}"
+
+
+def empty_sheet(variant: Variant) -> Sheet:
+    return tuple(Column() for _ in variant.multipliers)
+
+
+def is_full(variant: Variant, sheet: Sheet) -> bool:
+    return all(len(col.cells) == len(variant.table.fields) for col in sheet)
+
+
+def column_totals(
+    variant: Variant, column: Column, multiplier: int, options: Options | None = None
+) -> ColumnTotals:
+    options = options or Options()
+    table = variant.table
+    upper = sum(column.cells.get(f.id, 0) for f in table.upper_fields)
+    lower = sum(column.cells.get(f.id, 0) for f in table.lower_fields)
+    bonus = table.upper_bonus if upper >= options.bonus_threshold else 0
+    total = (upper + bonus + lower + column.extra_bonus) * multiplier
+    return ColumnTotals(upper, bonus, lower, column.extra_bonus, multiplier, total)
+
+
+def sheet_totals(variant: Variant, sheet: Sheet, options: Options | None = None) -> SheetTotals:
+    columns = tuple(
+        column_totals(variant, col, mult, options)
+        for col, mult in zip(sheet, variant.multipliers, strict=True)
+    )
+    return SheetTotals(columns, sum(c.total for c in columns))
+
+
+def upper_status(variant: Variant, column: Column, options: Options | None = None) -> UpperStatus:
+    options = options or Options()
+    dice_per_field = 3 if options.bonus_threshold == 63 else 2
+    upper = 0
+    par = 0
+    for f in variant.table.upper_fields:
+        if f.id in column.cells:
+            upper += column.cells[f.id]
+            par += dice_per_field * (f.face or 0)
+    reached = upper >= options.bonus_threshold
+    return UpperStatus(
+        upper=upper,
+        threshold=options.bonus_threshold,
+        missing=max(0, options.bonus_threshold - upper),
+        par_delta=upper - par,
+        bonus=variant.table.upper_bonus if reached else 0,
+    )
+
+
+def generals_at_fifty(sheet: Sheet) -> bool:
+    """The extra-bonus condition: every column's Generał field holds 50."""
+    return all(col.cells.get("five_of_a_kind") == 50 for col in sheet)
+
+
+# --- reading a sheet sent by a client -----------------------------------------------------
+
+
+def parse_sheet(variant: Variant, raw: object) -> Sheet:
+    """Validate a sheet given as JSON-like data and return it.
+
+    `raw` is a list with one mapping per column (field id → points, plus an optional
+    "extra_bonus"); a single-column variant also accepts a bare mapping; None is an empty sheet.
+    Every value must be one that some roll can write in that field, fixed-order sheets may have
+    no gap, and extra bonuses need a Generał of 50 (in every column for `triple`).
+    """
+    if raw is None:
+        return empty_sheet(variant)
+    if isinstance(raw, Mapping) and variant.columns == 1:
+        raw = [raw]
+    if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
+        raise RulesError("Tabelę (sheet) podaj jako listę kolumn: obiektów pole → punkty.")
+    if len(raw) != variant.columns:
+        raise RulesError(
+            f"Wariant {variant.id} ma {variant.columns} "
+            f"{'kolumnę' if variant.columns == 1 else 'kolumny'}, podano {len(raw)}."
+        )
+    columns = tuple(_parse_column(variant, item, index) for index, item in enumerate(raw))
+    _check_extra_bonuses(variant, columns)
+    return columns
+
+
+def _parse_column(variant: Variant, raw: object, index: int) -> Column:
+    where = f"kolumna {index + 1}: " if variant.columns > 1 else ""
+    if not isinstance(raw, Mapping):
+        raise RulesError(f"{where}kolumnę podaj jako obiekt pole → punkty.")
+    table = variant.table
+    cells: dict[str, int] = {}
+    extra = 0
+    for key, value in raw.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"{where}wartość pola {key!r} musi być liczbą całkowitą.")
+        if key == "extra_bonus":
+            extra = value
+            continue
+        if key not in table.by_id:
+            if key in ALL_FIELD_IDS:
+                raise RulesError(f"{where}pola {key!r} nie ma w tabeli wariantu {variant.id}.")
+            raise RulesError(f"{where}nieznane pole {key!r}.")
+        if value not in table.achievable[key]:
+            label = table.by_id[key].label
+            raise RulesError(f"{where}żaden rzut nie daje {value} pkt w polu {label} ({key}).")
+        cells[key] = value
+    if variant.fixed_order:
+        order = table.field_ids
+        filled = [fid for fid in order if fid in cells]
+        if filled != list(order[: len(filled)]):
+            gap = next(fid for fid in order if fid not in cells)
+            raise RulesError(
+                f"{where}w grze po kolei pola wypełnia się w kolejności tabeli; "
+                f"pole {table.by_id[gap].label} ({gap}) jest puste przed wypełnionymi."
+            )
+    return Column(MappingProxyType(cells), extra)
+
+
+def _check_extra_bonuses(variant: Variant, columns: Sheet) -> None:
+    for index, col in enumerate(columns):
+        if not col.extra_bonus:
+            continue
+        where = f"kolumna {index + 1}: " if variant.columns > 1 else ""
+        if not variant.extra_bonus:
+            raise RulesError(f"{where}w wariancie {variant.id} nie ma premii za kolejne generały.")
+        if col.extra_bonus < 0 or col.extra_bonus % variant.extra_bonus:
+            raise RulesError(
+                f"{where}premia za kolejne generały to wielokrotność {variant.extra_bonus}."
+            )
+        if not generals_at_fifty(columns):
+            raise RulesError(
+                f"{where}premia za kolejne generały wymaga 50 w polu Generał"
+                + (" we wszystkich kolumnach." if variant.columns > 1 else ".")
+            )
+        # Each bonus was earned by a turn written in this column after the Generał(s) of 50,
+        # so there are at most as many as the other filled fields of the column; in Gra po kolei
+        # only the fields after Generał in table order ("in practice only Szansa").
+        if variant.fixed_order:
+            order = variant.table.field_ids
+            later = order[order.index("five_of_a_kind") + 1 :]
+            others = sum(1 for fid in later if fid in col.cells)
+        else:
+            others = len(col.cells) - (1 if "five_of_a_kind" in col.cells else 0)
+        if col.extra_bonus // variant.extra_bonus > others:
+            raise RulesError(
+                f"{where}za dużo premii za generały ({col.extra_bonus}) "
+                f"jak na {others} wypełnionych pól poza Generałem."
+            )
+
+
+def section_of(variant: Variant, field_id: str) -> Section:
+    return variant.table.by_id[field_id].section

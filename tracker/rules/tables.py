@@ -1,0 +1,277 @@
+"""Score tables as data: each field knows its section, its scorer and its joker score.
+
+A table is a tuple of fields in the order printed on the paper sheet. Scorers take the five
+dice and return the points an *ordinary* roll writes in the field (0 when it does not fit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+
+from .dice import FACE_PLURAL, Dice, all_rolls, counts
+
+
+class Section(StrEnum):
+    UPPER = "upper"
+    LOWER = "lower"
+
+
+Scorer = Callable[[Dice], int]
+
+
+@dataclass(frozen=True)
+class Field:
+    id: str
+    label: str
+    section: Section
+    score: Scorer
+    hint: str
+    # Points a joker writes here; None: a joker scores as an ordinary roll (sum of the dice).
+    joker_points: int | None = None
+    face: int | None = None  # the face counted by an upper field
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    fields: tuple[Field, ...]
+    upper_bonus: int
+    by_id: dict[str, Field] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_id", {f.id: f for f in self.fields})
+
+    @property
+    def field_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.fields)
+
+    @property
+    def upper_fields(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.section is Section.UPPER)
+
+    @property
+    def lower_fields(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.section is Section.LOWER)
+
+    @cached_property
+    def achievable(self) -> dict[str, frozenset[int]]:
+        """Every value a field can hold: ordinary scores of all 252 rolls, joker scores, 0."""
+        result: dict[str, frozenset[int]] = {}
+        for f in self.fields:
+            values = {0} | {f.score(roll) for roll in all_rolls()}
+            if f.joker_points is not None:
+                values.add(f.joker_points)
+            result[f.id] = frozenset(values)
+        return result
+
+    @cached_property
+    def max_points(self) -> dict[str, int]:
+        return {fid: max(values) for fid, values in self.achievable.items()}
+
+
+# --- scorers ---------------------------------------------------------------------------
+
+
+def _upper(face: int) -> Scorer:
+    def score(dice: Dice) -> int:
+        return face * dice.count(face)
+
+    return score
+
+
+def _sum_if_of_a_kind(n: int) -> Scorer:
+    """Standard table: at least n equal dice score the sum of all five."""
+
+    def score(dice: Dice) -> int:
+        return sum(dice) if max(counts(dice).values()) >= n else 0
+
+    return score
+
+
+def _only_of_a_kind(n: int) -> Scorer:
+    """Scandinavian table: only the n equal dice count ("liczą się tylko kości z układu")."""
+
+    def score(dice: Dice) -> int:
+        matches = [face for face, c in counts(dice).items() if c >= n]
+        return n * max(matches) if matches else 0
+
+    return score
+
+
+def _is_full_house(dice: Dice) -> bool:
+    # Exactly 3 + 2 of two different values: five of a kind is not a full house.
+    return sorted(counts(dice).values()) == [2, 3]
+
+
+def _fixed_if(points: int, test: Callable[[Dice], bool]) -> Scorer:
+    def score(dice: Dice) -> int:
+        return points if test(dice) else 0
+
+    return score
+
+
+def _has_small_straight(dice: Dice) -> bool:
+    faces = set(dice)
+    return any({a, a + 1, a + 2, a + 3} <= faces for a in (1, 2, 3))
+
+
+def _has_large_straight(dice: Dice) -> bool:
+    return set(dice) in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+
+
+def _five_of_a_kind(dice: Dice) -> bool:
+    return len(set(dice)) == 1
+
+
+def _chance(dice: Dice) -> int:
+    return sum(dice)
+
+
+def _pair(dice: Dice) -> int:
+    pairs = [face for face, c in counts(dice).items() if c >= 2]
+    return 2 * max(pairs) if pairs else 0
+
+
+def _two_pairs(dice: Dice) -> int:
+    # Two pairs of *different* values: 3-3-3-5-5 gives 16, four of a kind gives 0.
+    pairs = sorted((face for face, c in counts(dice).items() if c >= 2), reverse=True)
+    return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0
+
+
+def _sum_if_full_house(dice: Dice) -> int:
+    return sum(dice) if _is_full_house(dice) else 0
+
+
+def _upper_fields() -> tuple[Field, ...]:
+    ids = ("ones", "twos", "threes", "fours", "fives", "sixes")
+    return tuple(
+        Field(
+            id=fid,
+            label=FACE_PLURAL[face].capitalize(),
+            section=Section.UPPER,
+            score=_upper(face),
+            hint=f"suma oczek na kościach z {face}",
+            face=face,
+        )
+        for face, fid in enumerate(ids, start=1)
+    )
+
+
+STANDARD = Table(
+    id="standard",
+    upper_bonus=35,
+    fields=(
+        *_upper_fields(),
+        Field(
+            "three_of_a_kind",
+            "Trzy jednakowe",
+            Section.LOWER,
+            _sum_if_of_a_kind(3),
+            "co najmniej 3 jednakowe: suma wszystkich kości",
+        ),
+        Field(
+            "four_of_a_kind",
+            "Cztery jednakowe",
+            Section.LOWER,
+            _sum_if_of_a_kind(4),
+            "co najmniej 4 jednakowe: suma wszystkich kości",
+        ),
+        Field(
+            "full_house",
+            "Ful",
+            Section.LOWER,
+            _fixed_if(25, _is_full_house),
+            "3 jednakowe i 2 inne jednakowe: 25",
+            joker_points=25,
+        ),
+        Field(
+            "small_straight",
+            "Mały strit",
+            Section.LOWER,
+            _fixed_if(30, _has_small_straight),
+            "4 kolejne liczby: 30",
+            joker_points=30,
+        ),
+        Field(
+            "large_straight",
+            "Duży strit",
+            Section.LOWER,
+            _fixed_if(40, _has_large_straight),
+            "1-2-3-4-5 albo 2-3-4-5-6: 40",
+            joker_points=40,
+        ),
+        Field(
+            "five_of_a_kind",
+            "Generał",
+            Section.LOWER,
+            _fixed_if(50, _five_of_a_kind),
+            "5 jednakowych: 50",
+        ),
+        Field("chance", "Szansa", Section.LOWER, _chance, "dowolny rzut: suma wszystkich kości"),
+    ),
+)
+
+SCANDINAVIAN = Table(
+    id="scandinavian",
+    upper_bonus=50,
+    fields=(
+        *_upper_fields(),
+        Field("pair", "Para", Section.LOWER, _pair, "najwyższa para: suma tych 2 kości"),
+        Field(
+            "two_pairs",
+            "Dwie pary",
+            Section.LOWER,
+            _two_pairs,
+            "2 pary o różnych oczkach: suma tych 4 kości",
+        ),
+        Field(
+            "three_of_a_kind",
+            "Trzy jednakowe",
+            Section.LOWER,
+            _only_of_a_kind(3),
+            "3 jednakowe: suma tych 3 kości",
+        ),
+        Field(
+            "four_of_a_kind",
+            "Cztery jednakowe",
+            Section.LOWER,
+            _only_of_a_kind(4),
+            "4 jednakowe: suma tych 4 kości",
+        ),
+        Field(
+            "small_straight",
+            "Mały strit",
+            Section.LOWER,
+            _fixed_if(15, lambda d: sorted(d) == [1, 2, 3, 4, 5]),
+            "dokładnie 1-2-3-4-5: 15",
+        ),
+        Field(
+            "large_straight",
+            "Duży strit",
+            Section.LOWER,
+            _fixed_if(20, lambda d: sorted(d) == [2, 3, 4, 5, 6]),
+            "dokładnie 2-3-4-5-6: 20",
+        ),
+        Field(
+            "full_house",
+            "Ful",
+            Section.LOWER,
+            _sum_if_full_house,
+            "3 jednakowe i 2 inne jednakowe: suma wszystkich kości",
+        ),
+        Field("chance", "Szansa", Section.LOWER, _chance, "dowolny rzut: suma wszystkich kości"),
+        Field(
+            "five_of_a_kind",
+            "Generał",
+            Section.LOWER,
+            _fixed_if(50, _five_of_a_kind),
+            "5 jednakowych: 50",
+        ),
+    ),
+)
+
+# Every field id any table knows, for telling "unknown field" from "not on this table".
+ALL_FIELD_IDS = frozenset(STANDARD.field_ids) | frozenset(SCANDINAVIAN.field_ids)

@@ -1,0 +1,132 @@
+"""Variants as data: which table, how many columns with which multipliers, and a few switches.
+
+The poker variant has no table; its options live here too so that every variant id is known
+in one place (`VARIANT_NAMES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import RulesError
+from .tables import SCANDINAVIAN, STANDARD, Table
+
+DEFAULT_BONUS_THRESHOLD = 63
+POKER = "poker"
+DEFAULT_TARGET_WINS = 3
+TARGET_WINS_RANGE = range(1, 10)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Options agreed before a table game. Only `ordered` may lower the bonus threshold to 42."""
+
+    bonus_threshold: int = DEFAULT_BONUS_THRESHOLD
+
+    def as_dict(self) -> dict[str, int]:
+        return {"bonus_threshold": self.bonus_threshold}
+
+
+@dataclass(frozen=True)
+class PokerOptions:
+    target_wins: int = DEFAULT_TARGET_WINS
+
+    def as_dict(self) -> dict[str, int]:
+        return {"target_wins": self.target_wins}
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    name: str
+    table: Table
+    multipliers: tuple[int, ...] = (1,)
+    # Gra po kolei: each turn writes the next free field in table order.
+    fixed_order: bool = False
+    # Scandinavian: "Kolejne generały nie dają premii i nie są jokerami."
+    joker: bool = True
+    extra_bonus: int = 100
+    bonus_thresholds: tuple[int, ...] = (DEFAULT_BONUS_THRESHOLD,)
+
+    @property
+    def columns(self) -> int:
+        return len(self.multipliers)
+
+    @property
+    def turns(self) -> int:
+        """Turns per player: every field of every column once."""
+        return len(self.table.fields) * self.columns
+
+    def parse_options(self, raw: object = None) -> Options:
+        """Validate options sent by a client.
+
+        `bonus_threshold` must be 63 or 42. Only a variant that offers a lower threshold
+        (`ordered`, as the rulebook says: "Część graczy obniża wtedy próg premii do 42") applies
+        it; the other table variants keep 63 and report the options actually in force.
+        """
+        if raw is None:
+            return Options()
+        if not isinstance(raw, Mapping):
+            raise RulesError('Opcje podaj jako obiekt, np. {"bonus_threshold": 42}.')
+        unknown = sorted(set(raw) - {"bonus_threshold"})
+        if unknown:
+            raise RulesError(f"Nieznana opcja dla wariantu {self.id}: {', '.join(unknown)}.")
+        threshold = raw.get("bonus_threshold", DEFAULT_BONUS_THRESHOLD)
+        # 42.0 == 42, but a threshold is a whole number of points: reject floats, as target_wins.
+        if (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, int)
+            or threshold not in (63, 42)
+        ):
+            raise RulesError("Próg premii (bonus_threshold) może wynosić 63 albo 42.")
+        if threshold not in self.bonus_thresholds:
+            return Options()
+        return Options(bonus_threshold=threshold)
+
+
+STANDARD_VARIANT = Variant("standard", "Kości (tabela polska)", STANDARD)
+ORDERED = Variant(
+    "ordered",
+    "Gra po kolei",
+    STANDARD,
+    fixed_order=True,
+    bonus_thresholds=(63, 42),
+)
+SCANDINAVIAN_VARIANT = Variant(
+    "scandinavian", "Tabela skandynawska", SCANDINAVIAN, joker=False, extra_bonus=0
+)
+TRIPLE = Variant("triple", "Kości potrójne", STANDARD, multipliers=(1, 2, 3))
+
+TABLE_VARIANTS: dict[str, Variant] = {
+    v.id: v for v in (STANDARD_VARIANT, ORDERED, SCANDINAVIAN_VARIANT, TRIPLE)
+}
+
+VARIANT_NAMES: dict[str, str] = {
+    **{v.id: v.name for v in TABLE_VARIANTS.values()},
+    POKER: "Poker kościany bez tabeli",
+}
+
+
+def find_variant(variant_id: object) -> Variant:
+    """The table variant with this id; RulesError (a ValueError) for anything else."""
+    if variant_id == POKER:
+        raise RulesError("Poker kościany nie ma tabeli: układy porównuje się w rundach.")
+    if not isinstance(variant_id, str) or variant_id not in TABLE_VARIANTS:
+        known = ", ".join(TABLE_VARIANTS)
+        raise RulesError(f"Nieznany wariant {variant_id!r}. Znane warianty: {known}.")
+    return TABLE_VARIANTS[variant_id]
+
+
+def parse_poker_options(raw: object = None) -> PokerOptions:
+    if raw is None:
+        return PokerOptions()
+    if not isinstance(raw, Mapping):
+        raise RulesError('Opcje podaj jako obiekt, np. {"target_wins": 3}.')
+    unknown = sorted(set(raw) - {"target_wins"})
+    if unknown:
+        raise RulesError(f"Nieznana opcja pokera: {', '.join(unknown)}.")
+    target = raw.get("target_wins", DEFAULT_TARGET_WINS)
+    if isinstance(target, bool) or not isinstance(target, int) or target not in TARGET_WINS_RANGE:
+        raise RulesError("Liczba wygranych rund (target_wins) musi być od 1 do 9.")
+    return PokerOptions(target_wins=target)
