@@ -7,6 +7,7 @@ write turns) asks `evaluate(variant, sheet, dice)` what a roll may score, and wr
 from .dice import Dice, format_dice, is_five_of_a_kind, parse_dice
 from .errors import MoveRefused, RulesError
 from .game import TableGame, TurnRecord, places_of, winners_of
+from .match import PokerMatch, PokerRound
 from .moves import Evaluation, Placement, evaluate, extra_bonus_for, is_joker, play, replay
 from .poker import Hand, HandValue, Ranking, classify, compare, explain, rank
 from .sheet import (
@@ -49,7 +50,9 @@ __all__ = [
     "MoveRefused",
     "Options",
     "Placement",
+    "PokerMatch",
     "PokerOptions",
+    "PokerRound",
     "Ranking",
     "RulesError",
     "Section",

@@ -35,10 +35,6 @@ class Placement:
     reason: str | None = None  # why the rules refuse it
     note: str | None = None  # what is surprising about it
 
-    @property
-    def joker_or_bonus_flagged(self) -> bool:
-        return self.extra_bonus > 0
-
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -297,6 +293,8 @@ def _roll_notes(
                 f"+{extra}: kolejny generał, bo we wszystkich polach Generał jest 50. "
                 "Premię mnoży się tak jak kolumnę, do której wpiszesz rzut."
             )
+        elif variant.fixed_order:
+            notes.append(f"+{extra}: kolejny generał, bo w polu Generał jest 50.")
         else:
             notes.append(
                 f"+{extra}: kolejny generał, bo w polu Generał jest 50 – premia należy się "

@@ -220,8 +220,8 @@ def _check_extra_bonuses(variant: Variant, columns: Sheet) -> None:
             others = len(col.cells) - (1 if "five_of_a_kind" in col.cells else 0)
         if col.extra_bonus // variant.extra_bonus > others:
             raise RulesError(
-                f"{where}za dużo premii za generały ({col.extra_bonus}) "
-                f"jak na {others} wypełnionych pól poza Generałem."
+                f"{where}za dużo premii za generały ({col.extra_bonus}): każdą daje rzut "
+                f"wpisany po Generale, a takich wypełnionych pól jest tu {others}."
             )
 
 
