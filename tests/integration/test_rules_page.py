@@ -1,0 +1,100 @@
+"""The rules page /zasady: every variant, the tables from the rules core, and the decisions of
+DECISIONS.md a player needs to know (joker, +100, 42, shared places, maxima)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from tracker.rules import SCANDINAVIAN, STANDARD, VARIANT_NAMES, Hand
+
+
+@pytest.fixture
+def page(client: FlaskClient) -> str:
+    response = client.get("/zasady")
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def text_of(html: str) -> str:
+    """The page as a reader sees it: no tags, one space between words, plain dashes."""
+    inline_joined = re.sub(r"</?(?:a|strong|span)\b[^>]*>", "", html)
+    without_tags = re.sub(r"<[^>]+>", " ", inline_joined).replace("\u2011", "-")
+    return re.sub(r"\s+", " ", without_tags)
+
+
+@pytest.mark.parametrize("variant", list(VARIANT_NAMES))
+def test_rules_page_names_every_variant(page: str, variant: str):
+    assert VARIANT_NAMES[variant] in page
+
+
+@pytest.mark.parametrize("table", [STANDARD, SCANDINAVIAN], ids=lambda t: t.id)
+def test_rules_page_shows_the_fields_of_each_table_from_the_code(page: str, table):
+    for field in table.fields:
+        assert f'<th scope="row">{field.label}</th>' in page
+        assert field.hint.replace("-", "\u2011") in page
+    assert f"+{table.upper_bonus}, gdy górna część daje co najmniej 63" in page
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [
+        pytest.param("co najmniej 63, dostajesz +35", id="upper bonus 35 at 63"),
+        pytest.param("+100 premii", id="extra Generał bonus"),
+        pytest.param("także gdy wpiszesz go za 0", id="extra bonus also when written as 0"),
+        pytest.param("rozstrzyga stan tabeli, a nie historia rzutów", id="state of the sheet"),
+        pytest.param("Generał jest jokerem tylko wtedy", id="joker condition"),
+        pytest.param("pole Generał (50 albo 0)", id="joker with Generał 50 or 0"),
+        pytest.param("ful 25, mały strit 30, duży strit 40", id="joker scores"),
+        pytest.param("Jokera wpisujesz w wolne pole dolnej części", id="joker placement"),
+        pytest.param("za 0 w wolne pole górnej części", id="joker to upper as 0"),
+        pytest.param("nie jest jokerem", id="non-joker five of a kind"),
+        pytest.param("to zwykły rzut", id="non-joker five of a kind is an ordinary roll"),
+        pytest.param("następne wolne pole", id="ordered: next free field"),
+        pytest.param("próg premii 42 zamiast 63", id="42 option"),
+        pytest.param("próg 42 obowiązuje tylko w grze po kolei", id="42 only in ordered"),
+        pytest.param("Premia za górną część przy 63 wynosi +50", id="scandinavian bonus 50"),
+        pytest.param("Nie ma jokera ani premii za kolejne generały", id="scandinavian no joker"),
+        pytest.param("kolumna 1 ×1, kolumna 2 ×2, kolumna 3 ×3", id="triple multipliers"),
+        pytest.param("(40 + 100) × 3 = 420", id="triple 420 example"),
+        pytest.param("we wszystkich trzech polach Generał jest 50", id="triple bonus condition"),
+        pytest.param("2-3-4-5-6 wygrywa z 1-2-3-4-5", id="poker straight tie-break"),
+        pytest.param("5-5-3-3-1 wygrywa z 5-5-2-2-6", id="poker two pairs tie-break"),
+        pytest.param("5-5-5-2-2 wygrywa z 4-4-4-6-6", id="poker full house tie-break"),
+        pytest.param("1, 1, 3", id="shared places"),
+        pytest.param("dzielą się zwycięstwem", id="equal highest totals share the win"),
+    ],
+)
+def test_rules_page_states_the_decisions(page: str, decision: str):
+    assert decision in text_of(page)
+
+
+@pytest.mark.parametrize(
+    ("row", "maximum"),
+    [
+        ("Kości (tabela polska)", 375),
+        ("Kości (tabela polska): generał w każdym z 13 ruchów", 1575),
+        ("Gra po kolei", 375),
+        ("Tabela skandynawska", 374),
+        ("Kości potrójne", 2250),
+    ],
+)
+def test_rules_page_lists_the_maxima(page: str, row: str, maximum: int):
+    assert f"{row} {maximum}" in text_of(page)
+
+
+def test_rules_page_lists_poker_hands_from_best_to_worst(page: str):
+    text = text_of(page)
+    # Each label's first appearance after the list's heading, in order.
+    start = text.index("Układy od najwyższego")
+    positions = [text.index(hand.label, start) for hand in sorted(Hand, reverse=True)]
+    assert positions == sorted(positions)
+
+
+def test_rules_page_keeps_its_heading_and_a_table_of_contents(page: str):
+    assert "<h1>Zasady</h1>" in page
+    for anchor in ("warianty", "tabela", "joker", "po-kolei", "poker", "maksimum"):
+        assert f'href="#{anchor}"' in page
+        assert f'id="{anchor}"' in page

@@ -1,0 +1,181 @@
+"""The rules as JSON, no sign-in: what a roll may score on a sheet, and a round of dice poker.
+
+The views only read the request, call `tracker.rules` and shape the answer. Anything the rules
+refuse (a `RulesError`, whose message is Polish and meant for players) is a 400
+`{"error": message}`; nothing a client sends can make these endpoints answer 500.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any
+
+from flask import Response, request
+
+from tracker.api import bp, error_response
+from tracker.rules import (
+    Dice,
+    Evaluation,
+    Placement,
+    RulesError,
+    SheetTotals,
+    evaluate,
+    find_variant,
+    parse_dice,
+    parse_sheet,
+    rank,
+    sheet_totals,
+)
+
+SCORE_KEYS = frozenset({"variant", "dice", "sheet", "options"})
+RANK_KEYS = frozenset({"hands"})
+MIN_HANDS = 2
+MAX_HANDS = 8
+
+JsonObject = dict[str, Any]
+
+
+def rules_errors_as_400(view: Callable[[], JsonObject]) -> Callable[[], JsonObject | Response]:
+    """Answer a `RulesError` raised by the view as 400 `{"error": message}`."""
+
+    @wraps(view)
+    def wrapper() -> JsonObject | Response:
+        try:
+            return view()
+        except RulesError as error:
+            message = str(error)
+            # Sheet messages begin with a column prefix ("kolumna 2: ...") that may be absent.
+            return error_response(message[:1].upper() + message[1:], 400)
+
+    return wrapper
+
+
+@bp.post("/score")
+@rules_errors_as_400
+def score() -> JsonObject:
+    """Every legal move of a roll on a sheet, the refused fields with the reason, the totals."""
+    body = read_json_object(SCORE_KEYS)
+    variant = find_variant(require(body, "variant"))
+    dice = read_dice(require(body, "dice"))
+    options = variant.parse_options(body.get("options"))
+    sheet = parse_sheet(variant, body.get("sheet"))
+    evaluation = evaluate(variant, sheet, dice, options)
+    totals = sheet_totals(variant, sheet, options)
+    return {
+        "variant": variant.id,
+        "dice": list(dice),
+        "options": options.as_dict(),
+        **roll_as_json(evaluation),
+        **totals_as_json(totals),
+    }
+
+
+@bp.post("/poker/rank")
+@rules_errors_as_400
+def poker_rank() -> JsonObject:
+    """Rank 2 to 8 poker hands: places (equal hands share one), winners and why."""
+    body = read_json_object(RANK_KEYS)
+    hands = require(body, "hands")
+    if not isinstance(hands, list):
+        raise RulesError("Układy (hands) podaj jako listę, np. [[2,3,4,5,6], [1,2,3,4,5]].")
+    if not MIN_HANDS <= len(hands) <= MAX_HANDS:
+        raise RulesError(
+            f"Porównać można od {MIN_HANDS} do {MAX_HANDS} układów, podano {len(hands)}."
+        )
+    dice = [read_dice(hand, where=f"Układ {number}: ") for number, hand in enumerate(hands, 1)]
+    ranking = rank(dice)
+    return {
+        "hands": [
+            {
+                "dice": list(ranked.value.dice),
+                "hand": ranked.value.hand.id,
+                "label": ranked.value.hand.label,
+                "place": ranked.place,
+            }
+            for ranked in ranking.hands
+        ],
+        "winners": list(ranking.winners),
+        "explanation": ranking.explanation,
+    }
+
+
+# --- reading the request -------------------------------------------------------------------
+
+
+def read_json_object(allowed: frozenset[str]) -> JsonObject:
+    """The request body as a JSON object with no keys but `allowed`.
+
+    Malformed JSON is a 400 and a body that is not JSON a 415, both raised by the request class
+    (`tracker.errors.KosciRequest`) with a Polish message.
+    """
+    try:
+        body = request.get_json()
+    except RecursionError:
+        # json.loads gives up on deeply nested arrays with RecursionError, not ValueError.
+        raise RulesError("Treść żądania jest zbyt głęboko zagnieżdżona.") from None
+    if not isinstance(body, dict):
+        raise RulesError('Treść żądania musi być obiektem JSON, np. {"variant": "standard"}.')
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise RulesError(
+            f"Nieznane klucze: {', '.join(unknown)}. Dozwolone: {', '.join(sorted(allowed))}."
+        )
+    return body
+
+
+def require(body: Mapping[str, Any], key: str) -> Any:
+    if body.get(key) is None:
+        raise RulesError(f'Brak klucza "{key}" w treści żądania.')
+    return body[key]
+
+
+def read_dice(raw: object, where: str = "") -> Dice:
+    """Five dice sent as a JSON array. `parse_dice` also reads "66666", which forms accept and
+    JSON clients must not rely on."""
+    if not isinstance(raw, list):
+        raise RulesError(f"{where}Kości podaj jako listę pięciu liczb od 1 do 6, np. [6,6,6,6,6].")
+    try:
+        return parse_dice(raw)
+    except RulesError as error:
+        raise RulesError(f"{where}{error}") from None
+
+
+# --- shaping the answer --------------------------------------------------------------------
+
+
+def roll_as_json(evaluation: Evaluation) -> JsonObject:
+    return {
+        "joker": evaluation.joker,
+        "extra_bonus": evaluation.extra_bonus,
+        "notes": list(evaluation.notes),
+        "moves": [move_as_json(p) for p in evaluation.moves],
+        "refused": [refusal_as_json(p) for p in evaluation.refused],
+    }
+
+
+def move_as_json(placement: Placement) -> JsonObject:
+    return {
+        "column": placement.column,
+        "field": placement.field,
+        "label": placement.label,
+        "points": placement.points,
+        "extra_bonus": placement.extra_bonus,
+        "multiplier": placement.multiplier,
+        "gain": placement.gain,
+        "note": placement.note,
+    }
+
+
+def refusal_as_json(placement: Placement) -> JsonObject:
+    return {
+        "column": placement.column,
+        "field": placement.field,
+        "label": placement.label,
+        "points": placement.points,
+        "reason": placement.reason,
+    }
+
+
+def totals_as_json(totals: SheetTotals) -> JsonObject:
+    return {"totals": [column.as_dict() for column in totals.columns], "total": totals.total}
