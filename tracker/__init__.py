@@ -10,11 +10,13 @@ from typing import Any
 
 from flask import Flask
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
-from tracker import api, arbiter, main
+from tracker import api, arbiter, auth, games, main
 from tracker.cli import serve_command
+from tracker.commands import create_account_command, create_token_command, recompute_command
 from tracker.errors import KosciRequest, render_error
-from tracker.extensions import csrf, db, migrate, use_sqlite_pragmas
+from tracker.extensions import csrf, db, login_manager, migrate, use_sqlite_pragmas
 
 DATABASE_FILE = "kosci.sqlite3"
 SECRET_KEY_FILE = "secret_key"
@@ -48,7 +50,17 @@ def create_app(
     return app
 
 
+class RowIdConverter(IntegerConverter):
+    """`<int:...>` limited to what SQLite can store: a larger id in a URL is a 404, not a
+    driver OverflowError (500)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:  # noqa: A002
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
 def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+    app.url_map.converters["int"] = RowIdConverter
     os.makedirs(app.instance_path, exist_ok=True)
     default_database_url = "sqlite:///" + os.path.join(app.instance_path, DATABASE_FILE)
     app.config.from_mapping(
@@ -106,6 +118,10 @@ def _register_extensions(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)
+    login_manager.init_app(app)
+    # The models must be known before the first query and to `flask db migrate`.
+    from tracker import models  # noqa: F401
+
     with app.app_context():
         for engine in db.engines.values():
             use_sqlite_pragmas(engine)
@@ -113,8 +129,10 @@ def _register_extensions(app: Flask) -> None:
 
 def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(main.bp)
+    app.register_blueprint(auth.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(arbiter.bp)
+    app.register_blueprint(games.bp)
 
 
 def _register_error_handlers(app: Flask) -> None:
@@ -124,4 +142,10 @@ def _register_error_handlers(app: Flask) -> None:
 
 
 def _register_cli(app: Flask) -> None:
-    app.cli.add_command(serve_command)
+    for command in (
+        serve_command,
+        create_account_command,
+        create_token_command,
+        recompute_command,
+    ):
+        app.cli.add_command(command)

@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -18,7 +19,7 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 # tables by name: give every constraint a predictable one.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
     "ck": "ck_%(table_name)s_%(constraint_name)s",
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
@@ -46,6 +47,10 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(directory=str(MIGRATIONS_DIR), render_as_batch=True)
 csrf = CSRFProtect()
+login_manager = LoginManager()
+login_manager.login_view = "auth.sign_in"
+login_manager.login_message = "Zaloguj się, aby kontynuować."
+login_manager.login_message_category = "info"
 
 
 def use_sqlite_pragmas(engine: Engine) -> None:

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
+
+from tracker.services import accounts
+
+
+@pytest.fixture(autouse=True)
+def an_account_exists(live_server) -> None:
+    """Signed-out visitors see the home page only once the installation has an account."""
+    with live_server.app.app_context():
+        if not accounts.has_accounts():
+            accounts.create_account("Rodzina testowa", "sekret123")
 
 
 def test_home_page_fits_a_phone_and_leads_to_the_arbiter(page: Page, screenshot):

@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 from tracker import create_app
 from tracker.extensions import db
+from tracker.services import accounts
 
 
 def add_api_route(app: Flask, rule: str, view, methods=("POST",)) -> None:
@@ -28,7 +29,17 @@ def echo():
 # Pages
 
 
-def test_home_page_is_in_polish_and_links_to_the_arbiter(client: FlaskClient):
+def test_first_visit_to_an_empty_installation_leads_to_sign_up(client: FlaskClient):
+    response = client.get("/")
+
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith("/rejestracja")
+
+
+def test_home_page_is_in_polish_and_links_to_the_arbiter(app, client: FlaskClient):
+    with app.app_context():
+        accounts.create_account("Kowalscy", "sekret123")
+
     response = client.get("/")
 
     assert response.status_code == 200

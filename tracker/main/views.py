@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
 from werkzeug.wrappers import Response as BaseResponse
 
 from tracker.rules import (
@@ -14,19 +16,33 @@ from tracker.rules import (
     explain,
     parse_dice,
 )
+from tracker.services import accounts, games
 
 bp = Blueprint("main", __name__)
 
 
+# Finished games listed on the home page, newest first; older ones stay in the database.
+RECENT_FINISHED = 5
+
+
 @bp.get("/")
-def home() -> str:
-    return render_template("main/home.html")
+def home() -> ResponseReturnValue:
+    """Signed in: a new game and the games to go on with. A fresh installation starts at sign-up."""
+    if not current_user.is_authenticated:
+        if not accounts.has_accounts():
+            return redirect(url_for("auth.sign_up"))
+        return render_template("main/home.html")
+    return render_template(
+        "main/home.html",
+        unfinished=games.summaries(current_user.id, finished=False),
+        finished=games.summaries(current_user.id, finished=True, limit=RECENT_FINISHED),
+    )
 
 
 @bp.get("/zasady")
 def rules() -> str:
     """The rules as this app applies them; labels, points and maxima come from `tracker.rules`."""
-    standard = TABLE_VARIANTS["standard"]
+    standard_variant = TABLE_VARIANTS["standard"]
     return render_template(
         "main/rules.html",
         variant_names=VARIANT_NAMES,
@@ -38,7 +54,9 @@ def rules() -> str:
         poker_examples=[explain(parse_dice(a), parse_dice(b)) for a, b in POKER_EXAMPLES],
         poker_target_wins=PokerOptions().target_wins,
         maxima={v.id: max_total(v) for v in TABLE_VARIANTS.values()},
-        max_all_generals=max_total(standard) + (standard.turns - 1) * standard.extra_bonus,
+        # 1575: the first Generał for 50, then twelve more five of a kind at +100 each.
+        max_all_generals=max_total(standard_variant)
+        + (standard_variant.turns - 1) * standard_variant.extra_bonus,
     )
 
 

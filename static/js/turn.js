@@ -1,0 +1,240 @@
+// The games pages, enhanced. Without this file every action still works as a plain form.
+//
+// Turn screen [data-turn]: a 1–6 pad fills the five dice, tapping a die clears it. After the
+// fifth die the script asks the server for the pencil marks (the same GET the dice form sends,
+// as an HTML fragment) and swaps them in: no rules live here. A 0 where another field scores
+// more asks inline (the question comes from the server) before it is written.
+// New game [data-new-game]: "Dodaj gracza" adds a row, ↑/↓ change the seating order.
+(() => {
+  "use strict";
+
+  const DICE = 5;
+
+  const turn = document.querySelector("[data-turn]");
+  if (turn) enhanceTurn(turn);
+  const newGame = document.querySelector("[data-new-game]");
+  if (newGame) enhanceNewGame(newGame);
+
+  function enhanceTurn(root) {
+    const form = root.querySelector("[data-dice-form]");
+    const input = form.querySelector("[data-dice-input]");
+    const slots = form.querySelector("[data-slots]");
+    const pad = form.querySelector("[data-pad]");
+    const region = root.querySelector("[data-fields]");
+    const noDice = root.querySelector("[data-no-dice]");
+    const askTemplate = root.querySelector("template[data-confirm-template]");
+    let dice = parse(input.value);
+    let shown = isFull() ? dice.join("") : ""; // the roll the pencil marks are for
+    let request = 0;
+    let sending = false;
+    let asking = null;
+
+    for (const el of root.querySelectorAll("[data-no-js]")) el.hidden = true;
+    slots.replaceChildren(
+      ...dice.map((_, i) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "slot";
+        button.addEventListener("click", () => {
+          dice[i] = null;
+          changed(true);
+          pad.querySelector("button").focus();
+        });
+        return button;
+      }),
+    );
+    slots.hidden = false;
+    render();
+
+    pad.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-face]");
+      if (!button || isFull()) return;
+      dice[dice.indexOf(null)] = Number(button.dataset.face);
+      changed(true);
+    });
+
+    input.addEventListener("input", () => {
+      dice = parse(input.value);
+      changed(false);
+    });
+
+    form.addEventListener("submit", (event) => {
+      if (!isFull()) return; // the server says what is wrong with the dice
+      event.preventDefault();
+      load();
+    });
+
+    root.addEventListener("submit", (event) => {
+      const write = event.target;
+      if (!write.matches("[data-write]")) return;
+      if (sending) {
+        event.preventDefault(); // one tap writes one turn
+        return;
+      }
+      const button = event.submitter;
+      const confirm = write.elements.namedItem("confirm");
+      if (button && button.dataset.confirm && confirm.value !== "1") {
+        event.preventDefault();
+        ask(write, button, confirm);
+        return;
+      }
+      sending = true;
+      root.classList.add("is-sending");
+    });
+
+    window.addEventListener("pageshow", () => {
+      sending = false;
+      root.classList.remove("is-sending");
+    });
+
+    function parse(text) {
+      const digits = Array.from(text.replace(/[^1-6]/g, "").slice(0, DICE), Number);
+      return Array.from({ length: DICE }, (_, i) => digits[i] ?? null);
+    }
+
+    function isFull() {
+      return dice.every((d) => d !== null);
+    }
+
+    function changed(syncInput) {
+      if (syncInput) input.value = dice.filter((d) => d !== null).join("");
+      render();
+      if (!isFull()) clear();
+      else if (dice.join("") !== shown) load();
+    }
+
+    function render() {
+      slots.querySelectorAll("button").forEach((button, i) => {
+        const die = dice[i];
+        button.textContent = die ?? "";
+        button.classList.toggle("is-empty", die === null);
+        button.setAttribute(
+          "aria-label",
+          die === null ? `Kość ${i + 1}: pusta` : `Kość ${i + 1}: ${die} – dotknij, aby usunąć`,
+        );
+      });
+      pad.hidden = isFull();
+    }
+
+    function gameUrl(params) {
+      const url = new URL(form.action);
+      url.hash = "";
+      url.search = params ? new URLSearchParams(params).toString() : "";
+      return url;
+    }
+
+    function clear() {
+      request += 1; // a late answer for older dice is dropped
+      shown = "";
+      asking = null;
+      region.replaceChildren();
+      noDice.hidden = false;
+      history.replaceState(null, "", gameUrl().href);
+    }
+
+    async function load() {
+      const roll = dice.join("");
+      const mine = (request += 1);
+      shown = roll;
+      history.replaceState(null, "", gameUrl({ dice: roll, seq: root.dataset.seq }).href);
+      region.setAttribute("aria-busy", "true");
+      try {
+        const response = await fetch(
+          gameUrl({ dice: roll, fragment: "fields", seq: root.dataset.seq }),
+          { headers: { Accept: "text/html" }, credentials: "same-origin" },
+        );
+        if (mine !== request) return;
+        if (!response.ok) {
+          // Another phone has written this turn (409) or the session ended: show the game.
+          location.assign(gameUrl().href);
+          return;
+        }
+        const html = await response.text();
+        if (mine !== request) return;
+        region.innerHTML = html;
+        noDice.hidden = true;
+      } catch {
+        if (mine === request) form.submit(); // offline or a hiccup: the plain form still works
+      } finally {
+        if (mine === request) region.removeAttribute("aria-busy");
+      }
+    }
+
+    function ask(write, button, confirm) {
+      if (asking) asking.remove();
+      const box = askTemplate.content.firstElementChild.cloneNode(true);
+      box.querySelector("[data-question]").textContent = button.dataset.confirm;
+      box.querySelector("[data-confirm-yes]").addEventListener("click", () => {
+        confirm.value = "1";
+        write.requestSubmit(button);
+      });
+      box.querySelector("[data-confirm-no]").addEventListener("click", () => {
+        box.remove();
+        asking = null;
+        button.focus();
+      });
+      button.closest("[data-row]").append(box);
+      asking = box;
+      box.focus();
+      box.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function enhanceNewGame(form) {
+    const list = form.querySelector("[data-seats]");
+    const template = form.querySelector("template[data-seat-template]");
+    const add = form.querySelector("[data-add-seat]");
+    const max = Number(list.dataset.max);
+    const rows = () => Array.from(list.querySelectorAll("[data-seat]"));
+
+    function refresh() {
+      const all = rows();
+      all.forEach((row, i) => {
+        row.querySelector('[data-move="-1"]').hidden = i === 0;
+        row.querySelector('[data-move="1"]').hidden = i === all.length - 1;
+      });
+      if (add) add.hidden = all.length >= max;
+    }
+
+    list.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-move]");
+      if (!button) return;
+      const all = rows();
+      const from = all.indexOf(button.closest("[data-seat]"));
+      const to = from + Number(button.dataset.move);
+      if (to < 0 || to >= all.length) return;
+      // Swap the names, not the rows: "Gracz 1" stays first and ids stay in order.
+      const a = all[from].querySelector("input");
+      const b = all[to].querySelector("input");
+      [a.value, b.value] = [b.value, a.value];
+      const follow = all[to].querySelector(`[data-move="${button.dataset.move}"]`);
+      (follow.hidden ? b : follow).focus();
+    });
+
+    // Enter in a name goes to the next name instead of starting the game at once.
+    list.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || !event.target.matches("input")) return;
+      const all = rows();
+      const next = all[all.indexOf(event.target.closest("[data-seat]")) + 1];
+      if (next) {
+        event.preventDefault();
+        next.querySelector("input").focus();
+      }
+    });
+
+    if (add) {
+      add.addEventListener("click", (event) => {
+        event.preventDefault();
+        const count = rows().length;
+        if (count >= max) return;
+        const html = template.innerHTML
+          .replaceAll("__INDEX__", String(count))
+          .replaceAll("__NUMBER__", String(count + 1));
+        list.insertAdjacentHTML("beforeend", html);
+        refresh();
+        list.lastElementChild.querySelector("input").focus();
+      });
+    }
+    refresh();
+  }
+})();

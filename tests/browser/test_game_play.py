@@ -1,0 +1,324 @@
+"""Playing at the table on a 360 px phone: sign up, start a game, tap dice and fields.
+
+The live server is shared by the whole session, so every test signs up its own account. Expected
+scores come from `tracker.rules`, never typed in by hand.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from playwright.sync_api import Browser, Page, expect
+
+from tracker.games.turn import cell_name
+from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice, places_of
+
+STANDARD = TABLE_VARIANTS["standard"]
+TRIPLE = TABLE_VARIANTS["triple"]
+
+# A whole two-player game, turn by turn in seating order: Ala gets her upper bonus, a Generał
+# and then a joker with +100 in Szansa; Ola plays a plain, lower game.
+ALA = [
+    ("11123", "ones"),
+    ("22245", "twos"),
+    ("33316", "threes"),
+    ("44425", "fours"),
+    ("55531", "fives"),
+    ("66612", "sixes"),
+    ("44456", "three_of_a_kind"),
+    ("55552", "four_of_a_kind"),
+    ("33322", "full_house"),
+    ("12346", "small_straight"),
+    ("23456", "large_straight"),
+    ("66666", "five_of_a_kind"),
+    ("66666", "chance"),
+]
+OLA = [
+    ("11456", "ones"),
+    ("22136", "twos"),
+    ("33124", "threes"),
+    ("44123", "fours"),
+    ("55123", "fives"),
+    ("66123", "sixes"),
+    ("33345", "three_of_a_kind"),
+    ("22221", "four_of_a_kind"),
+    ("44455", "full_house"),
+    ("23451", "small_straight"),
+    ("12345", "large_straight"),
+    ("55555", "five_of_a_kind"),
+    ("65432", "chance"),
+]
+
+
+def no_sideways_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def sign_up(page: Page) -> str:
+    name = f"Rodzina {uuid.uuid4().hex[:8]}"
+    page.goto("/rejestracja")
+    page.get_by_label("Nazwa konta").fill(name)
+    page.get_by_label("Hasło", exact=True).fill("tajne hasło 123")
+    page.get_by_label("Powtórz hasło").fill("tajne hasło 123")
+    page.get_by_role("button", name="Załóż konto").click()
+    expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
+    return name
+
+
+def start_game(page: Page, variant_name: str, names: list[str]) -> None:
+    page.get_by_role("link", name="Nowa gra").click()
+    page.get_by_text(variant_name, exact=True).click()
+    for index, name in enumerate(names):
+        if index >= page.locator("[data-seat]").count():
+            page.get_by_role("button", name="+ Dodaj gracza").click()
+        page.get_by_label(f"Gracz {index + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Zacznij grę").click()
+    expect(page).to_have_url(re.compile(r"/gry/\d+$"))
+    expect(page.locator(".turn-name")).to_have_text(names[0])
+
+
+def tap_dice(page: Page, dice: str) -> None:
+    pad = page.locator("[data-pad]")
+    for face in dice:
+        pad.locator(f'button[data-face="{face}"]').click()
+    expect(page.locator("[data-fields] [data-write]").first).to_be_attached()
+
+
+def field_button(page: Page, field: str, column: int = 0):
+    return page.locator(f'[data-fields] button[form="w{column}"][value="{field}"]')
+
+
+def play_turn(page: Page, game: TableGame, names: list[str], dice: str, field: str, column=0):
+    """Tap the dice and the field; check the flash against the rules' own placement."""
+    seat = game.current_seat
+    assert seat is not None
+    expect(page.locator(".turn-name")).to_have_text(names[seat])
+    tap_dice(page, dice)
+    field_button(page, field, column).click()
+    placement = game.play(parse_dice(dice), field, column)
+    written = f"Zapisano: {names[seat]} – {cell_name(game.variant, field, column)} "
+    written += str(placement.points)
+    if placement.extra_bonus:
+        written += f" (+{placement.extra_bonus})"
+    expect(page.get_by_text(written, exact=True)).to_be_visible()
+
+
+def test_a_whole_standard_game_is_played_by_tapping(page: Page, screenshot):
+    sign_up(page)
+    expect(page.get_by_role("heading", name="Gry w toku")).to_be_visible()
+    assert no_sideways_scroll(page)
+    names = ["Ala", "Ola"]
+    page.get_by_role("link", name="Nowa gra").click()
+    screenshot(page, "new-game")
+    page.go_back()
+    start_game(page, "Kości (tabela polska)", names)
+    game = TableGame(STANDARD, 2)
+
+    for turn, (ala, ola) in enumerate(zip(ALA, OLA, strict=True)):
+        if turn == 9:  # Ala: 1-2-3-4-6 and a few fields still free
+            tap_dice(page, ala[0])
+            expect(field_button(page, "small_straight")).to_contain_text("30")
+            assert no_sideways_scroll(page)
+            screenshot(page, "turn-standard")
+            field_button(page, ala[1]).click()
+            placement = game.play(parse_dice(ala[0]), ala[1])
+            expect(
+                page.get_by_text(f"Zapisano: Ala – Mały strit {placement.points}")
+            ).to_be_visible()
+        else:
+            play_turn(page, game, names, *ala)
+        if turn == 12:
+            break
+        play_turn(page, game, names, *ola)
+
+    # Ola's last turn finishes the game.
+    play_turn(page, game, names, *OLA[-1])
+    assert game.finished
+    scores = game.scores
+    winner = names[game.winners[0]]
+    assert len(game.winners) == 1
+    expect(page.get_by_role("heading", name=f"Wygrywa {winner}!")).to_be_visible()
+    standings = page.locator(".standings li")
+    places = places_of(scores)
+    for row, seat in enumerate(sorted(range(2), key=lambda s: places[s])):
+        expect(standings.nth(row)).to_contain_text(names[seat])
+        expect(standings.nth(row).locator(".standings-total")).to_have_text(str(scores[seat]))
+    totals = page.locator(".sheet .row-total td")
+    expect(totals).to_have_text([str(s) for s in scores])
+    expect(page.get_by_role("button", name="Rewanż")).to_be_visible()
+    assert no_sideways_scroll(page)
+    screenshot(page, "end")
+
+    page.get_by_role("link", name="Historia ruchów").click()
+    expect(page.locator(".log li")).to_have_count(26)
+    screenshot(page, "sheet")
+
+
+def test_undo_takes_back_a_turn_and_the_log_marks_it(page: Page):
+    sign_up(page)
+    names = ["Ala", "Ola"]
+    start_game(page, "Kości (tabela polska)", names)
+    game = TableGame(STANDARD, 2)
+    play_turn(page, game, names, "66612", "sixes")
+    expect(page.locator(".turn-name")).to_have_text("Ola")
+
+    undo = page.get_by_role("button", name=re.compile("Cofnij ostatni ruch"))
+    expect(undo).to_contain_text("Ala – Szóstki 18")
+    undo.click()
+
+    expect(page.get_by_text("Cofnięto: Ala – Szóstki 18.")).to_be_visible()
+    expect(page.locator(".turn-name")).to_have_text("Ala")
+    # The roll stays on screen: the right field is one tap away.
+    expect(field_button(page, "three_of_a_kind")).to_contain_text("21")
+    field_button(page, "three_of_a_kind").click()
+    expect(page.get_by_text("Zapisano: Ala – Trzy jednakowe 21")).to_be_visible()
+
+    page.get_by_role("link", name="Pełna tabela").click()
+    log = page.locator(".log li")
+    expect(log).to_have_count(2)
+    expect(log.nth(1)).to_contain_text("cofnięty")
+    expect(log.nth(1).locator("s")).to_have_text("Ala – Szóstki 18")
+    expect(log.nth(0)).not_to_contain_text("cofnięty")
+
+
+def test_a_zero_where_more_was_possible_asks_first(page: Page, screenshot):
+    sign_up(page)
+    start_game(page, "Kości (tabela polska)", ["Ala", "Ola"])
+    tap_dice(page, "12346")
+
+    field_button(page, "five_of_a_kind").click()
+    question = page.get_by_text("Wpisać 0 w polu Generał? Najlepiej: Mały strit za 30 pkt.")
+    expect(question).to_be_visible()
+    assert no_sideways_scroll(page)
+    screenshot(page, "zero-confirmation")
+    page.get_by_role("button", name="Nie, inne pole").click()
+    expect(question).to_have_count(0)
+    expect(page.locator(".turn-name")).to_have_text("Ala")
+
+    field_button(page, "five_of_a_kind").click()
+    page.get_by_role("button", name="Tak, wpisz 0").click()
+    expect(page.get_by_text("Zapisano: Ala – Generał 0")).to_be_visible()
+    expect(page.locator(".turn-name")).to_have_text("Ola")
+
+
+def test_a_reload_keeps_every_written_turn(page: Page):
+    sign_up(page)
+    names = ["Ala", "Ola"]
+    start_game(page, "Kości (tabela polska)", names)
+    game = TableGame(STANDARD, 2)
+    play_turn(page, game, names, "55531", "fives")
+    page.locator('[data-pad] button[data-face="4"]').click()
+    page.locator('[data-pad] button[data-face="4"]').click()
+
+    page.reload()
+
+    expect(page.locator(".turn-name")).to_have_text("Ola")
+    expect(page.locator(".scores li").first).to_contain_text("15")
+    play_turn(page, game, names, "44412", "fours")
+    page.reload()
+    expect(page.locator(".turn-name")).to_have_text("Ala")
+    expect(page.locator(".scores li").nth(1)).to_contain_text("12")
+
+
+def test_the_pad_and_the_fields_are_big_enough_for_a_thumb(page: Page):
+    sign_up(page)
+    start_game(page, "Kości (tabela polska)", ["Ala"])
+    for button in page.locator("[data-pad] button").all():
+        box = button.bounding_box()
+        assert box is not None
+        assert box["width"] >= 48
+        assert box["height"] >= 48
+    tap_dice(page, "33322")
+    for button in page.locator("[data-fields] button[name=field]").all():
+        box = button.bounding_box()
+        assert box is not None
+        assert box["height"] >= 48
+
+
+def test_triple_shows_three_columns_with_pencil_marks(page: Page, screenshot):
+    sign_up(page)
+    names = ["Ala", "Ola"]
+    start_game(page, "Kości potrójne", names)
+    game = TableGame(TRIPLE, 2)
+    play_turn(page, game, names, "66666", "five_of_a_kind", 2)
+    play_turn(page, game, names, "44412", "fours", 0)
+    play_turn(page, game, names, "33322", "full_house", 1)
+    play_turn(page, game, names, "12345", "large_straight", 2)
+
+    tap_dice(page, "66612")
+    grid = page.locator("[data-fields] .pgrid")
+    expect(grid.locator(".pgrid-head")).to_contain_text("×1×2×3")
+    # Ala's Generał ×3 is written in ink; her sixes are pencilled in every column.
+    row = grid.locator(".pgrid-row", has_text="Generał")
+    expect(row.locator(".ink")).to_have_text("50")
+    expect(field_button(page, "sixes", 2)).to_contain_text("18")
+    assert no_sideways_scroll(page)
+    screenshot(page, "turn-triple")
+    field_button(page, "sixes", 2).click()
+    expect(page.get_by_text("Zapisano: Ala – Szóstki ×3 18")).to_be_visible()
+
+
+def test_home_lists_the_unfinished_game(page: Page, screenshot):
+    sign_up(page)
+    start_game(page, "Gra po kolei", ["Ala", "Ola", "Ela"])
+    page.get_by_role("link", name="Gry", exact=True).click()
+    item = page.locator(".game-item")
+    expect(item).to_contain_text("Ala, Ola, Ela")
+    expect(item).to_contain_text("Gra po kolei · kolejka 1 z 13")
+    assert no_sideways_scroll(page)
+    screenshot(page, "home-signed-in")
+    item.get_by_role("link", name="Graj dalej").click()
+    expect(page.locator(".turn-name")).to_have_text("Ala")
+
+
+def test_without_javascript_every_step_is_a_plain_form(
+    browser: Browser, browser_context_args: dict, screenshot
+):
+    context = browser.new_context(**{**browser_context_args, "java_script_enabled": False})
+    page = context.new_page()
+    try:
+        sign_up(page)
+        page.get_by_role("link", name="Nowa gra").click()
+        page.get_by_label("Gracz 1", exact=True).fill("Ala")
+        page.get_by_role("button", name="+ Dodaj gracza").click()  # a round trip keeps "Ala"
+        expect(page.get_by_label("Gracz 1", exact=True)).to_have_value("Ala")
+        page.get_by_label("Gracz 3", exact=True).fill("Ola")
+        page.get_by_role("button", name="Zacznij grę").click()
+        expect(page.locator(".turn-name")).to_have_text("Ala")
+
+        page.get_by_label("Kości", exact=True).fill("12346")
+        page.get_by_role("button", name="Pokaż punkty").click()
+        expect(page).to_have_url(re.compile(r"\?seq=1&dice=12346"))
+        field_button(page, "five_of_a_kind").click()
+        expect(page.get_by_text("Wpisać 0 w polu Generał? Najlepiej: Mały strit")).to_be_visible()
+        screenshot(page, "zero-confirmation-no-js")
+        page.get_by_role("button", name="Tak, wpisz 0").click()
+        expect(page.get_by_text("Zapisano: Ala – Generał 0")).to_be_visible()
+        expect(page.locator(".turn-name")).to_have_text("Ola")
+        assert no_sideways_scroll(page)
+        screenshot(page, "turn-no-js")
+    finally:
+        context.close()
+
+
+def test_tapping_a_die_clears_it_and_typed_dice_work_too(page: Page):
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_up(page)
+    start_game(page, "Kości (tabela polska)", ["Ala"])
+    tap_dice(page, "12346")
+    expect(page.locator("[data-pad]")).to_be_hidden()
+    expect(page).to_have_url(re.compile(r"\?dice=12346&seq=1$"))
+
+    page.get_by_role("button", name="Kość 5: 6 – dotknij, aby usunąć").click()
+
+    expect(page.locator("[data-pad]")).to_be_visible()
+    expect(page.locator("[data-fields] [data-write]")).to_have_count(0)
+    tap_dice(page, "5")
+    expect(field_button(page, "large_straight")).to_contain_text("40")
+
+    page.get_by_label("Kości", exact=True).fill("33322")
+    expect(field_button(page, "full_house")).to_contain_text("25")
+    expect(page.locator("[data-slots] button").first).to_have_text("3")
+    assert errors == []

@@ -1,0 +1,193 @@
+"""The Alembic migrations: they build the schema the models describe, and upgrading a database
+that already holds games changes nothing."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from conftest import dispose_engines
+from flask import Flask
+from sqlalchemy import inspect, select, text
+
+from tracker import create_app
+from tracker.extensions import MIGRATIONS_DIR, db
+from tracker.models import Account, Game, Turn, name_key
+from tracker.services import accounts
+from tracker.services import games as game_service
+
+TABLES = {
+    "accounts",
+    "players",
+    "games",
+    "game_seats",
+    "turns",
+    "api_tokens",
+    "login_failures",
+    "alembic_version",
+}
+
+
+@pytest.fixture
+def empty_app(tmp_path: Path) -> Iterator[Flask]:
+    """An app on a database file that no migration has touched yet."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test secret key",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+        },
+        instance_path=tmp_path / "instance",
+    )
+    yield app
+    dispose_engines(app)
+
+
+def head_revision() -> str:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(app: Flask) -> str | None:
+    with app.app_context(), db.engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def table_names(app: Flask) -> set[str]:
+    with app.app_context():
+        return set(inspect(db.engine).get_table_names())
+
+
+def test_db_upgrade_on_an_empty_file_creates_the_whole_schema(empty_app: Flask):
+    assert table_names(empty_app) == set()
+
+    result = empty_app.test_cli_runner().invoke(args=["db", "upgrade"])
+
+    assert result.exit_code == 0, result.output
+    assert table_names(empty_app) == TABLES
+    assert current_revision(empty_app) == head_revision()
+
+
+def test_the_models_and_the_migrations_describe_the_same_schema(empty_app: Flask):
+    runner = empty_app.test_cli_runner()
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+
+    check = runner.invoke(args=["db", "check"])
+
+    assert check.exit_code == 0, check.output
+    with empty_app.app_context(), db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, db.metadata) == []
+
+
+def test_the_migrated_turns_table_has_the_partial_unique_index_on_turns_in_force(app: Flask):
+    """`db check` does not compare an index's WHERE clause; two phones writing the same turn
+    rely on exactly this index, so read it from the migrated database itself."""
+    with app.app_context():
+        sql = db.session.scalar(
+            text("SELECT sql FROM sqlite_master WHERE name = 'uq_turns_game_seq_in_force'")
+        )
+    assert sql is not None
+    normalized = " ".join(sql.split()).lower()
+    assert normalized.startswith("create unique index uq_turns_game_seq_in_force on turns")
+    assert "(game_id, seq)" in normalized
+    assert normalized.endswith("where undone_at is null")
+
+
+def test_every_constraint_and_index_has_its_own_name(app: Flask):
+    with app.app_context():
+        inspector = inspect(db.engine)
+        names: Counter[str] = Counter()
+        for table in inspector.get_table_names():
+            for item in (
+                *inspector.get_unique_constraints(table),
+                *inspector.get_indexes(table),
+                *inspector.get_foreign_keys(table),
+            ):
+                if item.get("name"):
+                    names[item["name"]] += 1
+    assert [name for name, count in names.items() if count > 1] == []
+
+
+def fill_with_data(app: Flask) -> dict[str, Any]:
+    """An account, a token, a finished game and one in progress with an undone turn."""
+    with app.app_context():
+        account = Account(name="Kowalscy", name_key=name_key("Kowalscy"), password_hash="!")
+        db.session.add(account)
+        db.session.commit()
+        _, token = accounts.create_token(account.id, "skrypt")
+        finished = game_service.create_game(account.id, "standard", ["Ala"])
+        for dice, field in [
+            ((1, 1, 1, 2, 3), "ones"),
+            ((2, 2, 2, 3, 4), "twos"),
+            ((3, 3, 3, 4, 5), "threes"),
+            ((4, 4, 4, 5, 6), "fours"),
+            ((5, 5, 5, 6, 1), "fives"),
+            ((6, 6, 6, 1, 2), "sixes"),
+            ((4, 4, 4, 1, 2), "three_of_a_kind"),
+            ((5, 5, 5, 5, 1), "four_of_a_kind"),
+            ((2, 2, 3, 3, 3), "full_house"),
+            ((1, 2, 3, 4, 6), "small_straight"),
+            ((2, 3, 4, 5, 6), "large_straight"),
+            ((1, 1, 1, 1, 1), "five_of_a_kind"),
+            ((6, 5, 4, 3, 3), "chance"),
+        ]:
+            game_service.record_turn(account.id, finished.id, list(dice), field)
+        open_game = game_service.create_game(
+            account.id, "triple", ["Ala", "Ola"], {"bonus_threshold": 63}
+        )
+        game_service.record_turn(account.id, open_game.id, [6] * 5, "five_of_a_kind", 2)
+        game_service.record_turn(account.id, open_game.id, [1, 2, 3, 4, 5], "chance", 0)
+        game_service.undo_last_turn(account.id, open_game.id)
+        return snapshot(app) | {"token": token}
+
+
+def snapshot(app: Flask) -> dict[str, Any]:
+    """Every row of every table of the app, as plain values."""
+    with app.app_context():
+        return {
+            table: [tuple(row) for row in db.session.execute(text(f"SELECT * FROM {table}"))]
+            for table in sorted(TABLES - {"alembic_version"})
+        }
+
+
+def test_upgrading_a_database_with_games_keeps_every_row(app: Flask):
+    before = fill_with_data(app)
+    token = before.pop("token")
+    runner = app.test_cli_runner()
+
+    for _ in range(2):
+        result = runner.invoke(args=["db", "upgrade"])
+        assert result.exit_code == 0, result.output
+
+    assert snapshot(app) == before
+    assert current_revision(app) == head_revision()
+    with app.app_context():
+        assert db.session.scalar(select(Game).where(Game.variant == "standard")).finished
+        assert len(db.session.scalars(select(Turn)).all()) == 15
+    response = app.test_client().get("/api/v1/games", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+    assert [g["finished"] for g in response.get_json()["games"]] == [False, True]
+
+
+def test_the_migrations_go_down_to_nothing_and_up_again(app: Flask):
+    runner = app.test_cli_runner()
+
+    down = runner.invoke(args=["db", "downgrade", "base"])
+
+    assert down.exit_code == 0, down.output
+    assert table_names(app) <= {"alembic_version"}
+    up = runner.invoke(args=["db", "upgrade"])
+    assert up.exit_code == 0, up.output
+    assert table_names(app) == TABLES

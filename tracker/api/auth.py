@@ -1,0 +1,42 @@
+"""Bearer-token authentication for the API endpoints that touch an account's data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
+from flask import Response, g, request
+
+from ..models import Account
+from ..services import accounts
+from . import error_response
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def token_required(view: Callable[P, R]) -> Callable[P, R | Response]:
+    """401 unless `Authorization: Bearer <token>` names a live token; the account is in `g`."""
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return _unauthorized("Brak tokenu: dodaj nagłówek Authorization: Bearer <token>.")
+        account = accounts.account_for_token(token.strip())
+        if account is None:
+            return _unauthorized("Nieznany albo unieważniony token.")
+        g.api_account = account
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def current_account() -> Account:
+    account: Any = g.api_account
+    return account  # type: ignore[no-any-return]
+
+
+def _unauthorized(message: str) -> Response:
+    return error_response(message, 401, [("WWW-Authenticate", 'Bearer realm="kosci"')])

@@ -1,0 +1,165 @@
+"""The game API: create games, write and undo turns, read games (bearer token required).
+
+Views read the JSON, call the same services as the web pages and shape the answer; a
+`ServiceError` becomes `{"error": message}` with its status (400, 404, 409).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
+from flask import Response, request
+
+from ..services import InvalidInput, ServiceError, games
+from . import bp, error_response
+from .auth import current_account, token_required
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+JsonObject = dict[str, Any]
+
+# `<int:...>` only matches ids the database can hold (see `tracker.RowIdConverter`).
+GAME = "<int:game_id>"
+
+
+def service_errors(view: Callable[P, R]) -> Callable[P, R | Response]:
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+        try:
+            return view(*args, **kwargs)
+        except ServiceError as exc:
+            return error_response(exc.message, exc.status)
+
+    return wrapper
+
+
+def _body(allowed: frozenset[str]) -> JsonObject:
+    try:
+        body = request.get_json(silent=False)
+    except RecursionError as exc:  # "[[[[…" nested deeper than the JSON parser can go
+        raise InvalidInput("Treść żądania jest zbyt głęboko zagnieżdżona.") from exc
+    if not isinstance(body, dict):
+        raise InvalidInput("Treść żądania musi być obiektem JSON.")
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise InvalidInput(f"Nieznane pola żądania: {', '.join(unknown)}.")
+    return body
+
+
+def game_json(view: games.GameView) -> JsonObject:
+    table = view.table
+    players = []
+    for seat in view.seats:
+        totals = table.totals(seat.seat)
+        sheet = table.sheets[seat.seat]
+        players.append(
+            {
+                "name": seat.player.name,
+                "total": totals.total,
+                "columns": [
+                    {"cells": dict(col.cells), **col_totals.as_dict()}
+                    for col, col_totals in zip(sheet, totals.columns, strict=True)
+                ],
+            }
+        )
+    return {
+        "id": view.game.id,
+        "variant": view.variant.id,
+        "options": view.options.as_dict(),
+        "finished": view.finished,
+        "round": table.round,
+        "current_player": view.current_name,
+        "winners": view.winners,
+        "players": players,
+        "turns": [
+            {
+                "player": view.seats[t.seat].player.name,
+                "dice": [int(ch) for ch in t.dice],
+                "field": t.field,
+                "column": t.column,
+                "points": t.points,
+                "extra_bonus": t.extra_bonus,
+            }
+            for t in view.turns
+        ],
+    }
+
+
+@bp.post("/games")
+@token_required
+@service_errors
+def create_game() -> tuple[JsonObject, int]:
+    body = _body(frozenset({"variant", "players", "options"}))
+    if "variant" not in body:
+        raise InvalidInput("Brak pola variant.")
+    names = body.get("players")
+    if not isinstance(names, list):
+        raise InvalidInput("Pole players musi być listą imion.")
+    options = body.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise InvalidInput("Pole options musi być obiektem.")
+    account = current_account()
+    game = games.create_game(account.id, body["variant"], names, options)
+    return game_json(games.load(account.id, game.id)), 201
+
+
+@bp.get("/games")
+@token_required
+@service_errors
+def list_games() -> JsonObject:
+    return {
+        "games": [
+            {
+                "id": game.id,
+                "variant": game.variant,
+                "players": [s.player.name for s in game.seats],
+                "finished": game.finished,
+                "winners": [s.player.name for s in game.seats if s.is_winner and game.finished],
+                "started_at": game.started_at.isoformat(timespec="seconds") + "Z",
+            }
+            for game in games.list_games(current_account().id)
+        ]
+    }
+
+
+@bp.get(f"/games/{GAME}")
+@token_required
+@service_errors
+def get_game(game_id: int) -> JsonObject:
+    return game_json(games.load(current_account().id, game_id))
+
+
+@bp.post(f"/games/{GAME}/turns")
+@token_required
+@service_errors
+def record_turn(game_id: int) -> tuple[JsonObject, int]:
+    body = _body(frozenset({"dice", "field", "column", "player"}))
+    if "dice" not in body:
+        raise InvalidInput("Brak pola dice.")
+    if "field" not in body:
+        raise InvalidInput("Brak pola field.")
+    player = body.get("player")
+    if player is not None and (not isinstance(player, str) or not player.strip()):
+        raise InvalidInput("Pole player musi być imieniem gracza.")
+    dice = body["dice"]
+    if not isinstance(dice, list):
+        raise InvalidInput("Kości podaj jako listę pięciu liczb od 1 do 6.")
+    view = games.record_turn(
+        current_account().id,
+        game_id,
+        dice,
+        body["field"],
+        body.get("column"),
+        player=player,
+    )
+    return game_json(view), 201
+
+
+@bp.delete(f"/games/{GAME}/turns/last")
+@token_required
+@service_errors
+def undo_turn(game_id: int) -> JsonObject:
+    return game_json(games.undo_last_turn(current_account().id, game_id))

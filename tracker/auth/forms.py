@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import PasswordField, StringField
+from wtforms.validators import EqualTo, InputRequired, Length
+
+from ..services.accounts import NAME_MAX, PASSWORD_MIN
+
+
+class SignUpForm(FlaskForm):
+    name = StringField(
+        "Nazwa konta (np. Kowalscy)",
+        validators=[
+            InputRequired("Podaj nazwę konta."),
+            Length(max=NAME_MAX, message=f"Nazwa konta może mieć najwyżej {NAME_MAX} znaków."),
+        ],
+        render_kw={"autocomplete": "username", "autocapitalize": "words"},
+    )
+    password = PasswordField(
+        "Hasło",
+        validators=[
+            InputRequired("Podaj hasło."),
+            Length(min=PASSWORD_MIN, message=f"Hasło musi mieć co najmniej {PASSWORD_MIN} znaków."),
+        ],
+        render_kw={"autocomplete": "new-password"},
+    )
+    confirm = PasswordField(
+        "Powtórz hasło",
+        validators=[InputRequired("Powtórz hasło."), EqualTo("password", "Hasła się różnią.")],
+        render_kw={"autocomplete": "new-password"},
+    )
+
+
+class SignInForm(FlaskForm):
+    name = StringField(
+        "Nazwa konta",
+        validators=[InputRequired("Podaj nazwę konta.")],
+        render_kw={"autocomplete": "username", "autocapitalize": "words"},
+    )
+    password = PasswordField(
+        "Hasło",
+        validators=[InputRequired("Podaj hasło.")],
+        render_kw={"autocomplete": "current-password"},
+    )
+
+
+class TokenForm(FlaskForm):
+    name = StringField(
+        "Nazwa tokenu (np. skrypt domowy)",
+        validators=[
+            InputRequired("Podaj nazwę tokenu."),
+            Length(max=NAME_MAX, message=f"Nazwa tokenu może mieć najwyżej {NAME_MAX} znaków."),
+        ],
+    )
+
+
+class EmptyForm(FlaskForm):
+    """A CSRF-protected POST button (sign out, revoke, delete)."""

@@ -1,0 +1,265 @@
+"""What the turn screen shows, built from what the rules core says.
+
+Nothing here judges a roll: `TableGame.evaluate` (the rules core) gives every free field's
+points, refusal reasons and notes. This module only arranges them for the screen: which field is
+the best, which zero deserves a second question, which reason is shared by many fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..models import Turn
+from ..rules import Evaluation, Field, Placement, Sheet, Variant, upper_status
+from ..services.games import GameView
+
+
+def cell_name(variant: Variant, field_id: str, column: int) -> str:
+    """The field's name on the screen: "Ful", or "Ful ×2" when there are several columns."""
+    label = variant.table.by_id[field_id].label
+    return f"{label} ×{variant.multipliers[column]}" if variant.columns > 1 else label
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "Ala", "Ala i Ola", "Ala, Ola i Ela"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " i " + names[-1]
+
+
+def turn_text(view: GameView, turn: Turn) -> str:
+    """A written turn as the flash and the undo button say it: "Ala – Ful 25"."""
+    name = view.seats[turn.seat].player.name
+    where = cell_name(view.variant, turn.field or "", turn.column or 0)
+    text = f"{name} – {where} {turn.points}"
+    if turn.extra_bonus:
+        text += f" (+{turn.extra_bonus})"
+    return text
+
+
+def zero_question(evaluation: Evaluation, placement: Placement) -> str | None:
+    """The question asked before writing a 0 where another field would score more, else None.
+
+    Asked when the field writes 0 while some allowed field writes points, or when the move adds
+    nothing to the total while another move would; never when the move is the best there is.
+    """
+    if not placement.allowed or placement.points != 0:
+        return None
+    moves = evaluation.moves
+    best_points = max((m.points for m in moves), default=0)
+    if best_points == 0 and not (placement.gain == 0 and evaluation.best_gain > 0):
+        return None
+    best = max(moves, key=lambda m: (m.gain, m.points))  # first in table order on a tie
+    if placement.gain >= best.gain:
+        return None  # a +100 bonus in a ×3 column can make a 0 the best move of all
+    variant = evaluation.variant
+    where = cell_name(variant, placement.field, placement.column)
+    best_where = cell_name(variant, best.field, best.column)
+    text = f"Wpisać 0 w polu {where}? Najlepiej: {best_where} za {best.points} pkt"
+    if best.gain != best.points:
+        text += f" (do wyniku +{best.gain})"
+    return text + "."
+
+
+# The rules core's note on any field a roll does not fit. A pencilled 0 already says it, so the
+# screen leaves it out instead of repeating it under half the fields.
+CROSSING_OUT_NOTE = "Rzut tu nie pasuje: skreślasz pole (0)."
+
+
+def _worth_showing(note: str | None) -> str | None:
+    return None if note == CROSSING_OUT_NOTE else note
+
+
+@dataclass(frozen=True)
+class Pencil:
+    """One free field with the roll pencilled in."""
+
+    placement: Placement
+    name: str  # "Ful" or "Ful ×2"
+    best: bool
+    confirm: str | None  # the zero question, when writing here needs one
+    reason: str | None  # the refusal reason shown on this field (None when shared)
+
+    @property
+    def note(self) -> str | None:
+        """The rules core's note on this field, unless it only says what the 0 says."""
+        return _worth_showing(self.placement.note) if self.placement.allowed else None
+
+    @property
+    def gain_note(self) -> str | None:
+        """How the total rises when that is not simply the points: bonus, multiplier."""
+        p = self.placement
+        if not p.allowed or p.gain == p.points:
+            return None
+        parts = []
+        if p.extra_bonus:
+            parts.append(f"+{p.extra_bonus} za generała")
+        if p.gain > (p.points + p.extra_bonus) * p.multiplier:
+            parts.append("z premią za górną")
+        if p.multiplier > 1:
+            parts.append(f"×{p.multiplier}")
+        return " · ".join(parts) + f" = +{p.gain}"
+
+
+@dataclass(frozen=True)
+class GridRow:
+    """One field of a many-column sheet: per column its written points or its pencil mark."""
+
+    field: Field
+    cells: tuple[int | Pencil | None, ...]  # int: written; Pencil: the roll there; None: free
+
+
+@dataclass(frozen=True)
+class PencilMarks:
+    evaluation: Evaluation
+    pencils: tuple[Pencil, ...]  # every free field of every column, in table order per column
+    shared_reason: str | None  # one reason refusing several fields, said once
+    field_notes: tuple[tuple[str, str], ...]  # (field label, note) for the grid, deduplicated
+
+    @property
+    def any_allowed(self) -> bool:
+        return any(p.placement.allowed for p in self.pencils)
+
+
+def sheet_grid(variant: Variant, sheet: Sheet, marks: PencilMarks | None = None) -> list[GridRow]:
+    """A many-column sheet as rows of fields: written points in ink, pencil marks if any."""
+    by_cell = {(p.placement.field, p.placement.column): p for p in marks.pencils} if marks else {}
+    rows = []
+    for f in variant.table.fields:
+        cells: list[int | Pencil | None] = []
+        for index, column in enumerate(sheet):
+            if column.is_filled(f.id):
+                cells.append(column.cells[f.id])
+            else:
+                cells.append(by_cell.get((f.id, index)))
+        rows.append(GridRow(f, tuple(cells)))
+    return rows
+
+
+def pencil_marks(evaluation: Evaluation) -> PencilMarks:
+    variant = evaluation.variant
+    reasons = [p.reason for p in evaluation.placements if p.reason]
+    shared = reasons[0] if len(reasons) > 1 and len(set(reasons)) == 1 else None
+    best_gain = evaluation.best_gain
+    pencils = tuple(
+        Pencil(
+            placement=p,
+            name=cell_name(variant, p.field, p.column),
+            best=p.allowed and best_gain > 0 and p.gain == best_gain,
+            confirm=zero_question(evaluation, p),
+            reason=None if p.reason == shared else p.reason,
+        )
+        for p in evaluation.placements
+    )
+    notes: dict[tuple[str, str], None] = {}
+    for p in evaluation.placements:
+        if _worth_showing(p.note) and p.allowed:
+            notes[(p.label, p.note or "")] = None
+        if p.reason and p.reason != shared:
+            notes[(p.label, p.reason)] = None
+    return PencilMarks(evaluation, pencils, shared, tuple(notes))
+
+
+@dataclass(frozen=True)
+class ColumnStatus:
+    multiplier: int
+    upper: int
+    threshold: int
+    label: str  # "do premii brakuje 5", "+4 ponad normę", "premia +35"
+
+
+def column_statuses(view: GameView, seat: int) -> list[ColumnStatus]:
+    """The upper-bonus progress of each column of a seat's sheet."""
+    result = []
+    for column, multiplier in zip(view.table.sheets[seat], view.variant.multipliers, strict=True):
+        status = upper_status(view.variant, column, view.options)
+        result.append(ColumnStatus(multiplier, status.upper, status.threshold, status.label))
+    return result
+
+
+def extra_generals(view: GameView, seat: int) -> int:
+    """How many +100 marks the seat's sheet carries (extra Generał bonuses)."""
+    step = view.variant.extra_bonus
+    if not step:
+        return 0
+    return sum(column.extra_bonus for column in view.table.sheets[seat]) // step
+
+
+# --- the full sheet ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    text: str
+    last: bool = False  # the field written by the last turn in force
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    label: str
+    kind: str  # "field", "sum" (a derived line), "total"
+    cells: tuple[SheetCell, ...]  # one per seat and column; one per seat for "total"
+    section_start: bool = False
+
+
+@dataclass(frozen=True)
+class FullSheet:
+    """The paper table: fields × players (× columns), sums, bonuses and totals."""
+
+    names: tuple[str, ...]
+    multipliers: tuple[int, ...]
+    rows: tuple[SheetRow, ...]
+    current_seat: int | None
+    winners: tuple[int, ...]
+
+    @property
+    def columns(self) -> int:
+        return len(self.multipliers)
+
+
+def full_sheet(view: GameView) -> FullSheet:
+    table = view.table
+    variant = view.variant
+    seats = range(len(view.seats))
+    totals = [table.totals(seat) for seat in seats]
+    last = view.turns[-1] if view.turns else None
+
+    def field_row(f: Field, section_start: bool) -> SheetRow:
+        cells = []
+        for seat in seats:
+            for index, column in enumerate(table.sheets[seat]):
+                value = column.cells.get(f.id)
+                where = (seat, index, f.id)
+                is_last = last is not None and (last.seat, last.column or 0, last.field) == where
+                cells.append(SheetCell("" if value is None else str(value), is_last))
+        return SheetRow(f.label, "field", tuple(cells), section_start)
+
+    def sum_row(label: str, key: str, section_start: bool = False) -> SheetRow:
+        cells = tuple(
+            SheetCell(str(getattr(column, key)))
+            for seat in seats
+            for column in totals[seat].columns
+        )
+        return SheetRow(label, "sum", cells, section_start)
+
+    threshold = view.options.bonus_threshold
+    rows = [field_row(f, False) for f in variant.table.upper_fields]
+    rows.append(sum_row("Suma górna", "upper", section_start=True))
+    rows.append(sum_row(f"Premia ({threshold}+)", "upper_bonus"))
+    rows.extend(field_row(f, i == 0) for i, f in enumerate(variant.table.lower_fields))
+    rows.append(sum_row("Suma dolna", "lower", section_start=True))
+    if variant.extra_bonus:
+        rows.append(sum_row(f"Generał +{variant.extra_bonus}", "extra_bonus"))
+    if variant.columns > 1:
+        rows.append(sum_row("Kolumna × mnożnik", "total"))
+    rows.append(
+        SheetRow("Razem", "total", tuple(SheetCell(str(totals[seat].total)) for seat in seats))
+    )
+    return FullSheet(
+        names=tuple(view.names),
+        multipliers=variant.multipliers,
+        rows=tuple(rows),
+        current_seat=table.current_seat,
+        winners=table.winners,
+    )

@@ -1,0 +1,392 @@
+"""Playing a table game: views parse input, call a service, then redirect or re-render.
+
+Every page belongs to the signed-in account; another account's game or player is a 404, as the
+services raise it. Every action is a plain form (POST/Redirect/GET); turn.js only saves reloads.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from .. import rules
+from ..auth.forms import EmptyForm
+from ..extensions import login_manager
+from ..rules import TABLE_VARIANTS
+from ..services import Conflict, NotFound, ServiceError, games, players
+from ..services.games import MAX_PLAYERS, GameView
+from .forms import NewGameForm, RenameForm, SeqForm, TurnForm
+from .turn import (
+    column_statuses,
+    extra_generals,
+    full_sheet,
+    join_names,
+    pencil_marks,
+    sheet_grid,
+    turn_text,
+    zero_question,
+)
+
+bp = Blueprint("games", __name__)
+
+DEFAULT_TIMEZONE = "Europe/Warsaw"  # times are stored in UTC; the table sits in Poland
+FIELDS_FRAGMENT = "fields"  # ?fragment=fields: only the pencil marks, for turn.js
+
+
+@bp.before_request
+def require_sign_in() -> ResponseReturnValue | None:
+    if current_user.is_authenticated:
+        return None
+    if request.method == "GET":
+        return login_manager.unauthorized()  # back to this page after signing in
+    # A form posted after the session ended: its URL cannot be opened again with GET.
+    flash(login_manager.login_message, login_manager.login_message_category)
+    return redirect(url_for("auth.sign_in"))
+
+
+@bp.after_request
+def never_cache(response: Response) -> Response:
+    # Several phones change the same game: a page from the cache (or the back button) would
+    # show a turn that is no longer the current one.
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.app_template_filter("when")
+def when(moment: datetime | None) -> str:
+    """A stored UTC time, local: "dziś 18:42", "wczoraj 20:10", "3.05.2025 18:42"."""
+    if moment is None:
+        return ""
+    zone = ZoneInfo(current_app.config.get("KOSCI_TIMEZONE", DEFAULT_TIMEZONE))
+    local = moment.replace(tzinfo=UTC).astimezone(zone)
+    today = datetime.now(zone).date()
+    if local.date() == today:
+        return f"dziś {local:%H:%M}"
+    if local.date() == today - timedelta(days=1):
+        return f"wczoraj {local:%H:%M}"
+    return f"{local.day}.{local:%m.%Y} {local:%H:%M}"
+
+
+@bp.app_template_filter("clock")
+def clock(moment: datetime) -> str:
+    """Only the local time of day, for the turns of one game: "18:42"."""
+    zone = ZoneInfo(current_app.config.get("KOSCI_TIMEZONE", DEFAULT_TIMEZONE))
+    return f"{moment.replace(tzinfo=UTC).astimezone(zone):%H:%M}"
+
+
+def _account() -> int:
+    return int(current_user.id)
+
+
+def _load(game_id: int) -> GameView:
+    try:
+        return games.load(_account(), game_id)
+    except NotFound as exc:
+        abort(404, exc.message)
+
+
+def _as_int(text: str | None) -> int | None:
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def _to_game(game_id: int, dice: str | None = None, seq: int | None = None) -> Response:
+    """Back to the turn screen (303 after a POST); with dice, pencilled in for turn `seq`."""
+    return redirect(
+        url_for("games.play", game_id=game_id, dice=dice or None, seq=seq if dice else None),
+        code=303,
+    )
+
+
+# --- players -----------------------------------------------------------------------------
+
+
+@bp.get("/gracze")
+def players_page() -> ResponseReturnValue:
+    return _render_players()
+
+
+@bp.post("/gracze/<int:player_id>")
+def rename_player(player_id: int) -> ResponseReturnValue:
+    try:
+        player = players.get_player(_account(), player_id)
+    except NotFound as exc:
+        abort(404, exc.message)
+    form = RenameForm(prefix=f"p{player.id}")
+    old_name = player.name
+    if form.validate_on_submit():
+        try:
+            players.rename_player(_account(), player.id, form.name.data or "")
+        except NotFound as exc:
+            abort(404, exc.message)
+        except ServiceError as exc:
+            form.name.errors.append(exc.message)
+        else:
+            if player.name != old_name:
+                flash(f"Zmieniono imię: {old_name} → {player.name}. Wyniki zostają.", "success")
+            return redirect(url_for("games.players_page", _anchor=f"p{player.id}"), code=303)
+    return _render_players(player_id, form), 400
+
+
+def _render_players(failed_id: int | None = None, failed: RenameForm | None = None) -> str:
+    rows = []
+    for player in players.list_players(_account()):
+        if player.id == failed_id and failed is not None:
+            form = failed
+        else:
+            form = RenameForm(prefix=f"p{player.id}", formdata=None, data={"name": player.name})
+        rows.append((player, form))
+    return render_template("games/players.html", rows=rows)
+
+
+# --- a new game --------------------------------------------------------------------------
+
+
+@bp.route("/gry/nowa", methods=["GET", "POST"])
+def new() -> ResponseReturnValue:
+    form = NewGameForm()
+    status = 200
+    if request.method == "GET":
+        rows = _as_int(request.args.get("gracze"))
+        while rows and len(form.players.entries) < min(rows, MAX_PLAYERS):
+            form.add_row()
+    elif "add" in request.form:  # "Dodaj gracza" without JavaScript: one more row, nothing lost
+        form.add_row()
+    elif form.validate_on_submit():
+        try:
+            game = games.create_game(
+                _account(),
+                form.variant.data,
+                form.names,
+                form.options,
+                shuffle=bool(form.shuffle.data),
+            )
+        except ServiceError as exc:
+            if exc.field == "variant":
+                form.variant.errors.append(exc.message)
+            elif exc.field == "options":
+                form.bonus_threshold.errors.append(exc.message)
+            else:
+                form.players_error = exc.message
+        else:
+            if form.shuffle.data and len(game.seats) > 1:
+                order = join_names([s.player.name for s in game.seats])
+                flash(f"Wylosowana kolejność: {order}.", "info")
+            return _to_game(game.id)
+        status = 400
+    else:
+        status = 400
+    return render_template(
+        "games/new.html",
+        form=form,
+        variants=TABLE_VARIANTS.values(),
+        known_players=[p.name for p in players.list_players(_account())],
+        max_players=MAX_PLAYERS,
+    ), status
+
+
+# --- the turn screen ---------------------------------------------------------------------
+
+
+@bp.get("/gry/<int:game_id>")
+def play(game_id: int) -> ResponseReturnValue:
+    view = _load(game_id)
+    fragment = request.args.get("fragment") == FIELDS_FRAGMENT
+    dice_text = request.args.get("dice", "").strip()
+    # Dice travel with the turn number they were rolled for: dice from an older page (the back
+    # button, a phone that slept while another wrote) never pencil in the next player's turn.
+    seq = _as_int(request.args.get("seq"))
+    stale = seq is not None and seq != view.next_seq
+    if fragment and (stale or view.finished):
+        flash(games.ALREADY_WRITTEN, "error")  # turn.js then reloads the game
+        return "", 409
+    if view.finished:
+        return _render_finished(view)
+    return _render_turn(view, "" if stale else dice_text, fragment=fragment)
+
+
+def _render_turn(
+    view: GameView,
+    dice_text: str,
+    *,
+    fragment: bool = False,
+    dice_error: str | None = None,
+    field_error: str | None = None,
+    confirm: dict[str, Any] | None = None,
+) -> str:
+    dice = None
+    if dice_text and dice_error is None:
+        try:
+            dice = rules.parse_dice(dice_text)
+        except rules.RulesError as exc:
+            dice_error = str(exc)
+    marks = pencil_marks(view.table.evaluate(dice)) if dice else None
+    seat = view.current_seat
+    assert seat is not None
+    seat_sheet = view.table.sheets[seat]
+    many = view.variant.columns > 1
+    context = {
+        "view": view,
+        "seat": seat,
+        "dice_text": dice_text,
+        "dice": "".join(map(str, dice)) if dice else "",
+        "dice_error": dice_error,
+        "marks": marks,
+        "grid": sheet_grid(view.variant, seat_sheet, marks) if marks and many else None,
+        "field_error": field_error,
+        "confirm": confirm,
+    }
+    if fragment:
+        return render_template("games/_fields.html", **context)
+    last = view.turns[-1] if view.turns else None
+    return render_template(
+        "games/play.html",
+        **context,
+        statuses=column_statuses(view, seat),
+        generals=extra_generals(view, seat),
+        last_turn=turn_text(view, last) if last else None,
+        free_fields=[f for f in view.variant.table.fields if not seat_sheet[0].is_filled(f.id)],
+        plain_grid=sheet_grid(view.variant, seat_sheet) if many else None,
+    )
+
+
+def _render_finished(view: GameView) -> str:
+    scores = view.table.scores
+    places = view.table.places
+    ranking = sorted(range(len(view.seats)), key=lambda seat: (places[seat], seat))
+    last = view.turns[-1] if view.turns else None
+    return render_template(
+        "games/finished.html",
+        view=view,
+        paper=full_sheet(view),
+        ranking=[(places[s], view.seats[s].player.name, scores[s]) for s in ranking],
+        winners=join_names(view.winners),
+        last_turn=turn_text(view, last) if last else None,
+    )
+
+
+@bp.post("/gry/<int:game_id>/ruch")
+def write(game_id: int) -> ResponseReturnValue:
+    form = TurnForm()
+    form.validate_on_submit()  # CSRF is checked for every POST before any view runs
+    seq = _as_int(form.seq.data)
+    column = _as_int(form.column.data or "0")
+    field = (form.field.data or "").strip()
+    dice_text = (form.dice.data or "").strip()
+    if seq is None or column is None or not field:
+        abort(400, "Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz.")
+    view = _load(game_id)
+
+    if seq == view.next_seq and not view.finished and form.confirm.data != "1":
+        question = _zero_question(view, dice_text, field, column)
+        if question:
+            confirm = {"question": question, "field": field, "column": column}
+            return _render_turn(view, dice_text, confirm=confirm)
+
+    try:
+        after = games.record_turn(_account(), game_id, dice_text, field, column, expected_seq=seq)
+    except NotFound as exc:
+        abort(404, exc.message)
+    except ServiceError as exc:
+        if exc.field is None or view.finished:  # a stale phone: show the game as it is now
+            flash(exc.message, "error")
+            return _to_game(game_id)
+        if exc.field == "dice":
+            return _render_turn(view, dice_text, dice_error=exc.message), exc.status
+        return _render_turn(view, dice_text, field_error=exc.message), exc.status
+    flash(f"Zapisano: {turn_text(after, after.turns[-1])}", "success")
+    return _to_game(game_id)
+
+
+def _zero_question(view: GameView, dice_text: str, field: str, column: int) -> str | None:
+    try:
+        dice = rules.parse_dice(dice_text)
+    except rules.RulesError:
+        return None  # the service answers with the error next to the dice
+    evaluation = view.table.evaluate(dice)
+    placement = evaluation.find(field, column)
+    return zero_question(evaluation, placement) if placement else None
+
+
+@bp.post("/gry/<int:game_id>/cofnij")
+def undo(game_id: int) -> ResponseReturnValue:
+    form = SeqForm()
+    form.validate_on_submit()
+    seq = _as_int(form.seq.data)
+    if seq is None:
+        abort(400, "Formularz cofania jest niepełny. Odśwież stronę i spróbuj jeszcze raz.")
+    before = _load(game_id)
+    try:
+        after = games.undo_last_turn(_account(), game_id, expected_seq=seq)
+    except NotFound as exc:
+        abort(404, exc.message)
+    except Conflict as exc:
+        flash(exc.message, "error")
+        return _to_game(game_id)
+    undone = before.turns[-1]
+    flash(
+        f"Cofnięto: {turn_text(before, undone)}. Znów kolej: {after.current_name}. "
+        "Kości zostały – wybierz właściwe pole albo dotknij kości, aby je zmienić.",
+        "info",
+    )
+    return _to_game(game_id, dice=undone.dice, seq=after.next_seq)
+
+
+# --- the full sheet, the end, deleting, the rematch --------------------------------------
+
+
+@bp.get("/gry/<int:game_id>/tabela")
+def sheet(game_id: int) -> ResponseReturnValue:
+    view = _load(game_id)
+    last = view.turns[-1] if view.turns else None
+    return render_template(
+        "games/sheet.html",
+        view=view,
+        paper=full_sheet(view),
+        log=[(turn, turn_text(view, turn)) for turn in reversed(view.log)],
+        last_turn=turn_text(view, last) if last else None,
+    )
+
+
+@bp.route("/gry/<int:game_id>/usun", methods=["GET", "POST"])
+def delete(game_id: int) -> ResponseReturnValue:
+    view = _load(game_id)
+    form = EmptyForm()
+    if form.validate_on_submit():
+        try:
+            games.delete_game(_account(), game_id)
+        except NotFound as exc:
+            abort(404, exc.message)
+        flash(f"Usunięto grę: {view.variant.name} ({join_names(view.names)}).", "info")
+        return redirect(url_for("main.home"), code=303)
+    return render_template("games/delete.html", view=view, form=form)
+
+
+@bp.post("/gry/<int:game_id>/rewanz")
+def rematch(game_id: int) -> ResponseReturnValue:
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    try:
+        game = games.rematch(_account(), game_id)
+    except NotFound as exc:
+        abort(404, exc.message)
+    except Conflict as exc:
+        flash(exc.message, "error")
+        return _to_game(game_id)
+    flash(f"Rewanż! Zaczyna {game.seats[0].player.name}.", "success")
+    return _to_game(game.id)

@@ -1,0 +1,175 @@
+"""Database models. The turns players entered are the source of truth; every figure cached on a
+game seat (totals, places, winners) is derived from them by `tracker.rules` and can be
+recomputed with `flask --app tracker recompute`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask_login import UserMixin
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db, login_manager
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def name_key(name: str) -> str:
+    """The form of a name compared for uniqueness: case and surrounding space ignored."""
+    return " ".join(name.split()).casefold()
+
+
+class Account(UserMixin, db.Model):
+    """A household or club: everything else belongs to one account."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    name_key: Mapped[str] = mapped_column(String(60), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("account_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(30))
+    name_key: Mapped[str] = mapped_column(String(30))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+    __table_args__ = (
+        Index("ix_games_account_started", "account_id", "started_at"),
+        Index("ix_games_account_finished", "account_id", "finished_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    variant: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Set when the last sheet is full (or the poker match is won); derived, recomputable.
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    rematch_of_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), default=None
+    )
+
+    seats: Mapped[list[GameSeat]] = relationship(
+        back_populates="game",
+        order_by="GameSeat.seat",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class GameSeat(db.Model):
+    """A player at a game, in seating order (seat 0 starts)."""
+
+    __tablename__ = "game_seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat"),
+        UniqueConstraint("game_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="RESTRICT"), index=True
+    )
+    seat: Mapped[int]
+    # Cached results, derived from the turns (see module docstring). For poker, `total` is the
+    # number of round wins.
+    total: Mapped[int] = mapped_column(default=0)
+    place: Mapped[int | None] = mapped_column(default=None)
+    is_winner: Mapped[bool] = mapped_column(default=False)
+    # Cached for statistics (table games): columns that earned the upper bonus, five of a kind
+    # rolled, extra Generał bonuses earned.
+    upper_bonuses: Mapped[int] = mapped_column(default=0, server_default="0")
+    generals: Mapped[int] = mapped_column(default=0, server_default="0")
+    extra_bonuses: Mapped[int] = mapped_column(default=0, server_default="0")
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Turn(db.Model):
+    """One written turn: the dice entered and the field chosen. Undo marks it, never deletes it."""
+
+    __tablename__ = "turns"
+    __table_args__ = (
+        # Two phones writing the same turn at the same moment: the database stores it once.
+        Index(
+            "uq_turns_game_seq_in_force",
+            "game_id",
+            "seq",
+            unique=True,
+            sqlite_where=text("undone_at IS NULL"),
+            postgresql_where=text("undone_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int]  # 1-based position among the turns in force
+    seat: Mapped[int]
+    dice: Mapped[str] = mapped_column(String(5))  # five digits, as entered: "66616"
+    field: Mapped[str | None] = mapped_column(String(20), default=None)  # None in poker
+    column: Mapped[int | None] = mapped_column(default=None)
+    points: Mapped[int | None] = mapped_column(default=None)
+    extra_bonus: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    @property
+    def dice_tuple(self) -> tuple[int, int, int, int, int]:
+        d = [int(ch) for ch in self.dice]
+        return (d[0], d[1], d[2], d[3], d[4])
+
+
+class ApiToken(db.Model):
+    """A bearer token for the game API. Only its SHA-256 is stored."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(
+        String(12)
+    )  # shown on the account page to tell tokens apart
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(default=None)
+    revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class LoginFailure(db.Model):
+    """A failed sign-in, kept a short while to slow down password guessing."""
+
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name_key: Mapped[str] = mapped_column(String(60), index=True)
+    remote_addr: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+@login_manager.user_loader
+def _load_account(account_id: str) -> Account | None:
+    return db.session.get(Account, int(account_id)) if account_id.isdigit() else None

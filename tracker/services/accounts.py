@@ -1,0 +1,169 @@
+"""Accounts (a household or club), sign-in with slowed-down guessing, and API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func, select, update
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from ..extensions import db
+from ..models import Account, ApiToken, LoginFailure, name_key, utcnow
+from .errors import InvalidInput, NotFound, Throttled
+
+NAME_MAX = 60
+PASSWORD_MIN = 8
+TOKEN_PREFIX = "kosci_"
+
+# Sign-in throttling: after FREE_FAILURES failures within WINDOW, each further attempt must
+# wait BASE_DELAY × 2^(extra failures), capped at MAX_DELAY. Per account name and per address.
+FREE_FAILURES = 5
+WINDOW = timedelta(minutes=15)
+BASE_DELAY = timedelta(seconds=5)
+MAX_DELAY = timedelta(minutes=5)
+ADDRESS_FREE_FAILURES = 20
+
+# A password check against this hash takes as long as a real one: unknown names are not faster.
+_DUMMY_HASH = generate_password_hash("not-a-real-password")
+
+
+def clean_name(raw: str | None) -> str:
+    return " ".join((raw or "").split())
+
+
+def create_account(name: str, password: str) -> Account:
+    name = clean_name(name)
+    if not name:
+        raise InvalidInput("Podaj nazwę konta.", "name")
+    if len(name) > NAME_MAX:
+        raise InvalidInput(f"Nazwa konta może mieć najwyżej {NAME_MAX} znaków.", "name")
+    if len(password or "") < PASSWORD_MIN:
+        raise InvalidInput(f"Hasło musi mieć co najmniej {PASSWORD_MIN} znaków.", "password")
+    key = name_key(name)
+    if db.session.scalar(select(Account.id).where(Account.name_key == key)) is not None:
+        raise InvalidInput("Konto o tej nazwie już istnieje.", "name")
+    account = Account(name=name, name_key=key, password_hash=generate_password_hash(password))
+    db.session.add(account)
+    db.session.commit()
+    return account
+
+
+def has_accounts() -> bool:
+    return db.session.scalar(select(Account.id).limit(1)) is not None
+
+
+def get_account(account_id: int) -> Account | None:
+    return db.session.get(Account, account_id)
+
+
+def authenticate(
+    name: str, password: str, remote_addr: str, now: datetime | None = None
+) -> Account:
+    """The account for this name and password, or InvalidInput; Throttled while guessing is
+    being slowed down (the password is then not even checked)."""
+    now = now or utcnow()
+    key = name_key(clean_name(name))
+    addr = (remote_addr or "?")[:64]
+    wait = _throttle_wait(key, addr, now)
+    if wait:
+        raise Throttled(
+            f"Za dużo nieudanych prób logowania. Spróbuj ponownie za {wait} s.", "password"
+        )
+    account = db.session.scalar(select(Account).where(Account.name_key == key))
+    stored = account.password_hash if account else _DUMMY_HASH
+    if not check_password_hash(stored, password or "") or account is None:
+        db.session.add(LoginFailure(name_key=key, remote_addr=addr, at=now))
+        db.session.execute(delete(LoginFailure).where(LoginFailure.at < now - WINDOW))
+        db.session.commit()
+        raise InvalidInput("Nieprawidłowa nazwa konta lub hasło.", "password")
+    db.session.execute(delete(LoginFailure).where(LoginFailure.name_key == key))
+    db.session.commit()
+    return account
+
+
+def _throttle_wait(key: str, addr: str, now: datetime) -> int:
+    """Seconds still to wait before another attempt, 0 when an attempt is allowed."""
+    since = now - WINDOW
+    waits = []
+    for column, value, free in (
+        (LoginFailure.name_key, key, FREE_FAILURES),
+        (LoginFailure.remote_addr, addr, ADDRESS_FREE_FAILURES),
+    ):
+        count, last = db.session.execute(
+            select(func.count(), func.max(LoginFailure.at)).where(
+                column == value, LoginFailure.at >= since
+            )
+        ).one()
+        if count >= free and last is not None:
+            delay = min(BASE_DELAY * 2 ** (count - free), MAX_DELAY)
+            remaining = (last + delay - now).total_seconds()
+            if remaining > 0:
+                waits.append(math.ceil(remaining))
+    return max(waits, default=0)
+
+
+# --- API tokens ------------------------------------------------------------------------------
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_token(account_id: int, name: str) -> tuple[ApiToken, str]:
+    """A new token; the plain text is returned once and only its SHA-256 is stored."""
+    name = clean_name(name) or "Token"
+    if len(name) > NAME_MAX:
+        raise InvalidInput(f"Nazwa tokenu może mieć najwyżej {NAME_MAX} znaków.", "name")
+    plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken(account_id=account_id, name=name, token_hash=_digest(plain), prefix=plain[:12])
+    db.session.add(token)
+    db.session.commit()
+    return token, plain
+
+
+def list_tokens(account_id: int) -> list[ApiToken]:
+    return list(
+        db.session.scalars(
+            select(ApiToken)
+            .where(ApiToken.account_id == account_id, ApiToken.revoked_at.is_(None))
+            .order_by(ApiToken.created_at.desc())
+        )
+    )
+
+
+def revoke_token(account_id: int, token_id: int) -> None:
+    result = db.session.execute(
+        update(ApiToken)
+        .where(
+            ApiToken.id == token_id,
+            ApiToken.account_id == account_id,
+            ApiToken.revoked_at.is_(None),
+        )
+        .values(revoked_at=utcnow())
+    )
+    if result.rowcount == 0:  # type: ignore[attr-defined]
+        db.session.rollback()
+        raise NotFound("Nie ma takiego tokenu.")
+    db.session.commit()
+
+
+def account_for_token(plain: str) -> Account | None:
+    """The account a bearer token belongs to, or None for an unknown or revoked token."""
+    if not plain or not plain.startswith(TOKEN_PREFIX):
+        return None
+    row = db.session.execute(
+        select(ApiToken.id, ApiToken.account_id, ApiToken.last_used_at).where(
+            ApiToken.token_hash == _digest(plain), ApiToken.revoked_at.is_(None)
+        )
+    ).first()
+    if row is None:
+        return None
+    now = utcnow()
+    # Record use at most once a minute: a write on every API call would halve throughput.
+    if row.last_used_at is None or now - row.last_used_at > timedelta(minutes=1):
+        db.session.execute(update(ApiToken).where(ApiToken.id == row.id).values(last_used_at=now))
+        db.session.commit()
+    return db.session.get(Account, row.account_id)
