@@ -44,7 +44,8 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+# Objects stay readable after commit: a service returns what it wrote without reloading it.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate(directory=str(MIGRATIONS_DIR), render_as_batch=True)
 csrf = CSRFProtect()
 login_manager = LoginManager()

@@ -49,7 +49,9 @@ def _body(allowed: frozenset[str]) -> JsonObject:
     return body
 
 
-def game_json(view: games.GameView) -> JsonObject:
+def game_json(view: games.AnyView) -> JsonObject:
+    if isinstance(view, games.PokerView):
+        return poker_json(view)
     table = view.table
     players = []
     for seat in view.seats:
@@ -84,6 +86,35 @@ def game_json(view: games.GameView) -> JsonObject:
                 "extra_bonus": t.extra_bonus,
             }
             for t in view.turns
+        ],
+    }
+
+
+def poker_json(view: games.PokerView) -> JsonObject:
+    match = view.match
+    name = [s.player.name for s in view.seats]
+    return {
+        "id": view.game.id,
+        "variant": "poker",
+        "options": view.options.as_dict(),
+        "finished": view.finished,
+        "round": match.round_number,
+        "current_player": view.current_name,
+        "winners": view.winners,
+        "players": [
+            {"name": name[seat], "round_wins": wins} for seat, wins in enumerate(match.round_wins)
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "hands": [
+                    {"player": name[seat], "dice": list(hand.dice), "hand": hand.hand.id}
+                    for seat, hand in r.hands
+                ],
+                "winners": None if r.winners is None else [name[seat] for seat in r.winners],
+                "explanation": r.explanation or None,
+            }
+            for r in match.rounds
         ],
     }
 
@@ -139,8 +170,6 @@ def record_turn(game_id: int) -> tuple[JsonObject, int]:
     body = _body(frozenset({"dice", "field", "column", "player"}))
     if "dice" not in body:
         raise InvalidInput("Brak pola dice.")
-    if "field" not in body:
-        raise InvalidInput("Brak pola field.")
     player = body.get("player")
     if player is not None and (not isinstance(player, str) or not player.strip()):
         raise InvalidInput("Pole player musi być imieniem gracza.")
@@ -151,7 +180,7 @@ def record_turn(game_id: int) -> tuple[JsonObject, int]:
         current_account().id,
         game_id,
         dice,
-        body["field"],
+        body.get("field"),
         body.get("column"),
         player=player,
     )

@@ -74,6 +74,12 @@ class PokerMatch:
         return None
 
     @property
+    def winners(self) -> tuple[int, ...]:
+        """The match winner's seat once the match is over, else empty (like `TableGame`)."""
+        winner = self.winner
+        return () if winner is None else (winner,)
+
+    @property
     def finished(self) -> bool:
         return self.winner is not None
 

@@ -1,8 +1,9 @@
-"""Table games: create, load, write a turn, undo, delete, rematch.
+"""Games: create, load, write a turn, undo, delete, rematch, for table games and dice poker.
 
-The database keeps the turns; `tracker.rules.TableGame` turns them into sheets, totals and
-winners. Each write is one transaction, and the partial unique index on (game, seq) of turns in
-force makes the database store a turn once even when two phones send it at the same moment.
+The database keeps the turns; `tracker.rules` turns them into sheets, totals and winners
+(`TableGame`) or rounds and round wins (`PokerMatch`). Each write is one transaction, and the
+partial unique index on (game, seq) of turns in force makes the database store a turn once even
+when two phones send it at the same moment.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..extensions import db
 from ..models import Game, GameSeat, Player, Turn, utcnow
+from ..rules.match import MIN_PLAYERS as POKER_MIN_PLAYERS
 from .errors import Conflict, InvalidInput, NotFound
 from .players import players_by_names
 
@@ -25,19 +27,22 @@ MAX_PLAYERS = 8
 ALREADY_WRITTEN = (
     "Ten ruch został już zapisany (może na innym telefonie). Sprawdź tabelę i graj dalej."
 )
+GAME_OVER = "Gra jest zakończona: wszystkie tabele są pełne."
+MATCH_OVER = "Mecz jest zakończony."
 
 
 @dataclass
-class GameView:
-    """A table game as loaded for one request: the stored rows plus what the rules derive."""
+class _View:
+    """What every game view has: the stored rows, and the rules' state built from the turns."""
 
     game: Game
-    variant: rules.Variant
-    options: rules.Options
     seats: list[GameSeat]
     turns: list[Turn]  # in force, in order
     log: list[Turn]  # every turn ever written, corrected ones included, in order of writing
-    table: rules.TableGame
+
+    @property
+    def state(self) -> rules.TableGame | rules.PokerMatch:
+        raise NotImplementedError
 
     @property
     def names(self) -> list[str]:
@@ -45,11 +50,11 @@ class GameView:
 
     @property
     def finished(self) -> bool:
-        return self.table.finished
+        return self.state.finished
 
     @property
     def current_seat(self) -> int | None:
-        return self.table.current_seat
+        return self.state.current_seat
 
     @property
     def current_name(self) -> str | None:
@@ -62,7 +67,37 @@ class GameView:
 
     @property
     def winners(self) -> list[str]:
-        return [self.seats[i].player.name for i in self.table.winners]
+        return [self.seats[i].player.name for i in self.state.winners]
+
+
+@dataclass
+class GameView(_View):
+    """A table game as loaded for one request."""
+
+    variant: rules.Variant
+    options: rules.Options
+    table: rules.TableGame
+    is_poker = False
+
+    @property
+    def state(self) -> rules.TableGame:
+        return self.table
+
+
+@dataclass
+class PokerView(_View):
+    """A dice-poker match as loaded for one request."""
+
+    options: rules.PokerOptions
+    match: rules.PokerMatch
+    is_poker = True
+
+    @property
+    def state(self) -> rules.PokerMatch:
+        return self.match
+
+
+AnyView = GameView | PokerView
 
 
 def parse_variant(variant_id: object) -> rules.Variant:
@@ -72,9 +107,11 @@ def parse_variant(variant_id: object) -> rules.Variant:
         raise InvalidInput(str(exc), "variant") from exc
 
 
-def options_of(variant: rules.Variant, raw: Any) -> rules.Options:
+def _parse_options(variant_id: str, raw: Any) -> dict[str, int]:
     try:
-        return variant.parse_options(raw or None)
+        if variant_id == rules.POKER:
+            return rules.parse_poker_options(raw or None).as_dict()
+        return rules.find_variant(variant_id).parse_options(raw or None).as_dict()
     except rules.RulesError as exc:
         raise InvalidInput(str(exc), "options") from exc
 
@@ -88,21 +125,21 @@ def create_game(
     shuffle: bool = False,
     rematch_of: int | None = None,
 ) -> Game:
-    variant = parse_variant(variant_id)
-    parsed = options_of(variant, options)
-    if not isinstance(names, list) or not 1 <= len(names) <= MAX_PLAYERS:
-        raise InvalidInput(f"Przy stole siedzi od 1 do {MAX_PLAYERS} graczy.", "players")
+    if variant_id == rules.POKER:
+        least = POKER_MIN_PLAYERS
+        variant = rules.POKER
+    else:
+        least = 1
+        variant = parse_variant(variant_id).id
+    parsed = _parse_options(variant, options)
+    if not isinstance(names, list) or not least <= len(names) <= MAX_PLAYERS:
+        raise InvalidInput(f"Przy stole siedzi od {least} do {MAX_PLAYERS} graczy.", "players")
     if not all(isinstance(n, str) for n in names):
         raise InvalidInput("Imiona graczy podaj jako tekst.", "players")
     players = players_by_names(account_id, names)
     if shuffle:
         random.SystemRandom().shuffle(players)
-    game = Game(
-        account_id=account_id,
-        variant=variant.id,
-        options=parsed.as_dict(),
-        rematch_of_id=rematch_of,
-    )
+    game = Game(account_id=account_id, variant=variant, options=parsed, rematch_of_id=rematch_of)
     game.seats = [GameSeat(player=p, seat=i) for i, p in enumerate(players)]
     db.session.add(game)
     db.session.commit()
@@ -117,34 +154,50 @@ def get_game(account_id: int, game_id: int) -> Game:
     return game
 
 
-def load(account_id: int, game_id: int) -> GameView:
-    game = get_game(account_id, game_id)
-    variant = rules.find_variant(game.variant)
-    options = variant.parse_options(game.options)
+def load(account_id: int, game_id: int) -> AnyView:
+    return _build(get_game(account_id, game_id))
+
+
+def _build(game: Game, *, verify: bool = False) -> AnyView:
+    """The view of a game from its stored turns. `verify` replays every turn through the rules
+    (recomputing the points written) instead of trusting the stored points."""
     seats = list(game.seats)
     log = list(db.session.scalars(select(Turn).where(Turn.game_id == game.id).order_by(Turn.id)))
     turns = sorted((t for t in log if t.undone_at is None), key=lambda t: t.seq)
-    table = rules.TableGame.restore(
-        variant,
-        len(seats),
-        (
-            rules.TurnRecord(
-                t.seat, t.dice_tuple, t.field or "", t.column or 0, t.points or 0, t.extra_bonus
-            )
-            for t in turns
-        ),
-        options,
-    )
-    return GameView(game, variant, options, seats, turns, log, table)
+    if game.variant == rules.POKER:
+        poker_options = rules.parse_poker_options(game.options)
+        match = rules.PokerMatch.replay(len(seats), (t.dice_tuple for t in turns), poker_options)
+        return PokerView(game, seats, turns, log, poker_options, match)
+    variant = rules.find_variant(game.variant)
+    options = variant.parse_options(game.options)
+    if verify:
+        table = rules.TableGame(variant, len(seats), options)
+        for turn in turns:
+            placement = table.play(turn.dice_tuple, turn.field or "", turn.column or 0)
+            turn.points = placement.points
+            turn.extra_bonus = placement.extra_bonus
+    else:
+        table = rules.TableGame.restore(
+            variant,
+            len(seats),
+            (
+                rules.TurnRecord(
+                    t.seat, t.dice_tuple, t.field or "", t.column or 0, t.points or 0, t.extra_bonus
+                )
+                for t in turns
+            ),
+            options,
+        )
+    return GameView(game, seats, turns, log, variant, options, table)
 
 
-def _check_expected(view: GameView, expected_seq: int | None, player: str | None) -> None:
+def _check_expected(view: AnyView, expected_seq: int | None, player: str | None) -> None:
     if expected_seq is not None and expected_seq != view.next_seq:
         raise Conflict(ALREADY_WRITTEN)
     if player is not None:
         current = view.current_name
         if current is None:
-            raise Conflict("Gra jest zakończona: wszystkie tabele są pełne.")
+            raise Conflict(MATCH_OVER if view.is_poker else GAME_OVER)
         if player.casefold() != current.casefold():
             raise Conflict(f"Teraz jest kolej gracza {current}, nie {player}.", "player")
 
@@ -153,60 +206,65 @@ def record_turn(
     account_id: int,
     game_id: int,
     dice: object,
-    field: object,
+    field: object = None,
     column: object = None,
     *,
     expected_seq: int | None = None,
     player: str | None = None,
-) -> GameView:
-    """Write the current player's turn. InvalidInput for malformed input, Conflict for a move the
-    rules refuse or a turn already written (stale phone, retried request)."""
+) -> AnyView:
+    """Write the current player's turn (a table field, or a poker hand). InvalidInput for
+    malformed input, Conflict for a move the rules refuse or a turn already written (stale
+    phone, retried request)."""
     view = load(account_id, game_id)
     _check_expected(view, expected_seq, player)
     if view.finished:
-        raise Conflict("Gra jest zakończona: wszystkie tabele są pełne.")
+        raise Conflict(MATCH_OVER if view.is_poker else GAME_OVER)
     try:
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
         raise InvalidInput(str(exc), "dice") from exc
-    if column is None:
-        if view.variant.columns > 1:
-            raise InvalidInput("W kościach potrójnych podaj kolumnę (0, 1 albo 2).", "column")
-        column = 0
-    if isinstance(column, bool) or not isinstance(column, int):
-        raise InvalidInput("Kolumna musi być liczbą całkowitą.", "column")
-    if not isinstance(field, str):
-        raise InvalidInput("Podaj pole tabeli.", "field")
     seat = view.current_seat
     assert seat is not None
-    try:
-        placement = view.table.play(parsed, field, column)
-    except rules.MoveRefused as exc:
-        raise Conflict(str(exc), "field") from exc
-    except rules.RulesError as exc:
-        raise InvalidInput(str(exc), "field") from exc
-    db.session.add(
-        Turn(
-            game_id=view.game.id,
-            seq=view.next_seq,
-            seat=seat,
-            dice="".join(map(str, parsed)),
-            field=field,
-            column=column,
-            points=placement.points,
-            extra_bonus=placement.extra_bonus,
-        )
-    )
+    turn = Turn(game_id=view.game.id, seq=view.next_seq, seat=seat, dice="".join(map(str, parsed)))
+    if isinstance(view, PokerView):
+        if field is not None or column is not None:
+            raise InvalidInput("W pokerze kościanym podaje się tylko kości, bez pola tabeli.")
+        view.match.play(parsed)
+    else:
+        column = _table_column(view, column)
+        if not isinstance(field, str):
+            raise InvalidInput("Podaj pole tabeli.", "field")
+        try:
+            placement = view.table.play(parsed, field, column)
+        except rules.MoveRefused as exc:
+            raise Conflict(str(exc), "field") from exc
+        except rules.RulesError as exc:
+            raise InvalidInput(str(exc), "field") from exc
+        turn.field, turn.column = field, column
+        turn.points, turn.extra_bonus = placement.points, placement.extra_bonus
+    db.session.add(turn)
     _cache_results(view)
     try:
         db.session.commit()
     except IntegrityError as exc:
         db.session.rollback()
         raise Conflict(ALREADY_WRITTEN) from exc
-    return load(account_id, game_id)
+    view.turns.append(turn)
+    view.log.append(turn)
+    return view
 
 
-def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = None) -> GameView:
+def _table_column(view: GameView, column: object) -> int:
+    if column is None:
+        if view.variant.columns > 1:
+            raise InvalidInput("W kościach potrójnych podaj kolumnę (0, 1 albo 2).", "column")
+        return 0
+    if isinstance(column, bool) or not isinstance(column, int):
+        raise InvalidInput("Kolumna musi być liczbą całkowitą.", "column")
+    return column
+
+
+def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = None) -> AnyView:
     """Take back the last turn in force. It stays in the log, marked as corrected."""
     view = load(account_id, game_id)
     if expected_seq is not None and expected_seq != view.next_seq:
@@ -229,19 +287,30 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
     return view
 
 
-def _cache_results(view: GameView) -> None:
-    """Store the derived totals, places and winners on the seats (recomputable from turns)."""
-    table = view.table
-    scores = table.scores
+def _cache_results(view: AnyView) -> None:
+    """Store the derived results on the seats (recomputable from the turns, see `recompute_all`):
+    totals (round wins in poker), places and winners once the game is over, and for statistics
+    the upper bonuses, five of a kind rolled and extra Generał bonuses."""
+    state = view.state
+    scores = tuple(view.match.round_wins) if isinstance(view, PokerView) else view.table.scores
     places = rules.places_of(scores)
-    winners = set(table.winners)
+    winners = set(state.winners)
     for seat in view.seats:
         seat.total = scores[seat.seat]
-        seat.place = places[seat.seat] if table.finished else None
+        seat.place = places[seat.seat] if state.finished else None
         seat.is_winner = seat.seat in winners
-    if table.finished and view.game.finished_at is None:
+        if isinstance(view, GameView):
+            totals = view.table.totals(seat.seat)
+            seat.upper_bonuses = sum(1 for c in totals.columns if c.upper_bonus)
+            seat.extra_bonuses = sum(c.extra_bonus for c in totals.columns) // 100
+            seat.generals = sum(
+                1
+                for t in view.table.turns
+                if t.seat == seat.seat and rules.is_five_of_a_kind(t.dice)
+            )
+    if state.finished and view.game.finished_at is None:
         view.game.finished_at = utcnow()
-    elif not table.finished:
+    elif not state.finished:
         view.game.finished_at = None
 
 
@@ -279,7 +348,7 @@ class GameSummary:
     names: list[str]
     turns_played: int  # turns in force
     round: int  # 1-based round (kolejka), as `TableGame.round` counts it
-    rounds: int  # turns per player
+    rounds: int | None  # turns per player; None for a poker match
     winners: list[str]  # from the cached results; empty until the game is over
 
 
@@ -312,17 +381,19 @@ def summaries(
         }
     result = []
     for game in games:
-        variant = rules.find_variant(game.variant)
         players = max(len(game.seats), 1)
         turns = played.get(game.id, 0)
+        # A poker match has no fixed number of rounds: `rounds` is None there.
+        rounds = None if game.variant == rules.POKER else rules.find_variant(game.variant).turns
+        current = turns // players + 1
         result.append(
             GameSummary(
                 game=game,
-                variant_name=variant.name,
+                variant_name=rules.VARIANT_NAMES[game.variant],
                 names=[s.player.name for s in game.seats],
                 turns_played=turns,
-                round=min(turns // players + 1, variant.turns),
-                rounds=variant.turns,
+                round=current if rounds is None else min(current, rounds),
+                rounds=rounds,
                 winners=[s.player.name for s in game.seats if s.is_winner and game.finished],
             )
         )
@@ -337,22 +408,7 @@ def recompute_all() -> int:
     """
     count = 0
     for game in db.session.scalars(select(Game)):
-        variant = rules.find_variant(game.variant)
-        options = variant.parse_options(game.options)
-        turns = list(
-            db.session.scalars(
-                select(Turn)
-                .where(Turn.game_id == game.id, Turn.undone_at.is_(None))
-                .order_by(Turn.seq)
-            )
-        )
-        table = rules.TableGame(variant, len(game.seats), options)
-        for turn in turns:
-            placement = table.play(turn.dice_tuple, turn.field or "", turn.column or 0)
-            turn.points = placement.points
-            turn.extra_bonus = placement.extra_bonus
-        view = GameView(game, variant, options, list(game.seats), turns, turns, table)
-        _cache_results(view)
+        _cache_results(_build(game, verify=True))
         count += 1
     db.session.commit()
     return count
@@ -360,7 +416,9 @@ def recompute_all() -> int:
 
 __all__ = [
     "GameSummary",
+    "AnyView",
     "GameView",
+    "PokerView",
     "Player",
     "create_game",
     "delete_game",
