@@ -308,3 +308,14 @@ def test_sqlite_connections_get_the_pragmas(app: Flask):
         "synchronous": 1,
         "busy_timeout": 5000,
     }
+
+
+@pytest.mark.parametrize("path", ["/", "/sedzia", "/zasady", "/healthz", "/api/v1/nothing"])
+def test_every_answer_forbids_other_hosts_and_inline_script(client: FlaskClient, path: str):
+    response = client.get(path)
+
+    policy = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in policy
+    assert "script-src 'self'" in policy
+    assert "frame-ancestors 'none'" in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
