@@ -198,7 +198,7 @@ def test_home_lists_unfinished_games_with_their_round(table: Table):
 # --- a new game ------------------------------------------------------------------------------
 
 
-def test_new_game_page_offers_the_table_variants_and_known_players(table: Table):
+def test_new_game_page_offers_every_variant_and_known_players(table: Table):
     table.new_game(["Babcia Zosia"])
 
     html = table.client.get("/gry/nowa").get_data(as_text=True)
@@ -206,7 +206,8 @@ def test_new_game_page_offers_the_table_variants_and_known_players(table: Table)
     for variant in TABLE_VARIANTS.values():
         assert f'value="{variant.id}"' in html
         assert variant.name in html
-    assert 'value="poker"' not in html
+    assert 'value="poker" id="variant-poker"' in html
+    assert "Poker kościany bez tabeli" in html
     assert '<option value="Babcia Zosia">' in html
     assert html.count('list="known-players"') >= 2
     assert "Losuj, kto zaczyna" in html
@@ -244,7 +245,7 @@ def test_new_game_page_offers_the_table_variants_and_known_players(table: Table)
             id="9-players",
         ),
         pytest.param(
-            {"variant": "poker", "players-0": "Ala"},
+            {"variant": "yahtzee", "players-0": "Ala"},
             "variant-error",
             "Wybierz jeden z wariantów.",
             "Ala",

@@ -9,13 +9,16 @@ from wtforms import BooleanField, Field, FieldList, HiddenField, StringField
 from wtforms.validators import ValidationError
 
 from ..models import name_key
-from ..rules import TABLE_VARIANTS
+from ..rules import POKER, TABLE_VARIANTS
+from ..rules.match import MIN_PLAYERS as POKER_MIN_PLAYERS
+from ..rules.variants import DEFAULT_TARGET_WINS, TARGET_WINS_RANGE
 from ..services import InvalidInput
 from ..services.games import MAX_PLAYERS
 from ..services.players import NAME_MAX, validate_name
 
 DEFAULT_ROWS = 2
 BONUS_THRESHOLDS = ("63", "42")
+TARGET_WINS = tuple(str(n) for n in TARGET_WINS_RANGE)  # "1" … "9"
 
 
 def player_name(form: FlaskForm, field: Field) -> None:
@@ -33,6 +36,7 @@ class NewGameForm(FlaskForm):
     # Radio cards in the template; plain strings here, checked in `validate` in Polish.
     variant = StringField("Wariant", default="standard")
     bonus_threshold = StringField("Próg premii za górną część", default=BONUS_THRESHOLDS[0])
+    target_wins = StringField("Do ilu wygranych rund", default=str(DEFAULT_TARGET_WINS))
     players = FieldList(
         StringField("Gracz", validators=[player_name]),
         min_entries=DEFAULT_ROWS,
@@ -49,10 +53,17 @@ class NewGameForm(FlaskForm):
         return [entry.data for entry in self.players.entries if (entry.data or "").strip()]
 
     @property
+    def is_poker(self) -> bool:
+        return self.variant.data == POKER
+
+    @property
     def options(self) -> dict[str, int] | None:
-        """Options for the service: only Gra po kolei lets players lower the threshold."""
+        """Options for the service: only Gra po kolei lets players lower the threshold; dice
+        poker is played to the number of round wins agreed before the game."""
         if self.variant.data == "ordered" and self.bonus_threshold.data in BONUS_THRESHOLDS:
             return {"bonus_threshold": int(self.bonus_threshold.data)}
+        if self.is_poker and self.target_wins.data in TARGET_WINS:
+            return {"target_wins": int(self.target_wins.data)}
         return None
 
     def add_row(self) -> None:
@@ -61,11 +72,16 @@ class NewGameForm(FlaskForm):
 
     def validate(self, extra_validators: Any = None) -> bool:
         valid = super().validate(extra_validators)
-        if self.variant.data not in TABLE_VARIANTS:
+        if self.variant.data not in TABLE_VARIANTS and not self.is_poker:
             self.variant.errors.append("Wybierz jeden z wariantów.")
             valid = False
         if self.variant.data == "ordered" and self.bonus_threshold.data not in BONUS_THRESHOLDS:
             self.bonus_threshold.errors.append("Próg premii może wynosić 63 albo 42.")
+            valid = False
+        if self.is_poker and self.target_wins.data not in TARGET_WINS:
+            self.target_wins.errors.append(
+                f"Wybierz, do ilu wygranych rund gracie: od {TARGET_WINS[0]} do {TARGET_WINS[-1]}."
+            )
             valid = False
         seen: dict[str, int] = {}
         for number, entry in enumerate(self.players.entries, start=1):
@@ -80,6 +96,13 @@ class NewGameForm(FlaskForm):
         names = self.names
         if not names and not any(e.errors for e in self.players.entries):
             self.players_error = "Wpisz imię co najmniej jednego gracza."
+        if (
+            self.is_poker
+            and len(names) < POKER_MIN_PLAYERS
+            and not any(e.errors for e in self.players.entries)
+        ):
+            # Round wins need somebody to beat: "Rundę wygrywa najwyższy układ".
+            self.players_error = "W pokera gra się co najmniej we dwoje: wpisz imiona dwóch graczy."
         elif len(names) > MAX_PLAYERS:
             self.players_error = f"Przy stole siedzi najwyżej {MAX_PLAYERS} graczy."
         if self.players_error:

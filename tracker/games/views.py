@@ -2,6 +2,7 @@
 
 Every page belongs to the signed-in account; another account's game or player is a 404, as the
 services raise it. Every action is a plain form (POST/Redirect/GET); turn.js only saves reloads.
+A dice-poker match has the same URLs; its screens are built in `poker.py`.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from werkzeug.wrappers import Response
 from .. import rules
 from ..auth.forms import EmptyForm
 from ..extensions import login_manager
-from ..rules import TABLE_VARIANTS
+from ..rules import VARIANT_NAMES
 from ..services import Conflict, NotFound, ServiceError, games, players
-from ..services.games import MAX_PLAYERS, GameView
+from ..services.games import MAX_PLAYERS, AnyView, GameView, PokerView
+from . import poker
 from .forms import NewGameForm, RenameForm, SeqForm, TurnForm
 from .turn import (
     column_statuses,
@@ -93,7 +95,7 @@ def _account() -> int:
     return int(current_user.id)
 
 
-def _load(game_id: int) -> GameView:
+def _load(game_id: int) -> AnyView:
     try:
         return games.load(_account(), game_id)
     except NotFound as exc:
@@ -180,7 +182,8 @@ def new() -> ResponseReturnValue:
             if exc.field == "variant":
                 form.variant.errors.append(exc.message)
             elif exc.field == "options":
-                form.bonus_threshold.errors.append(exc.message)
+                options_field = form.target_wins if form.is_poker else form.bonus_threshold
+                options_field.errors.append(exc.message)
             else:
                 form.players_error = exc.message
         else:
@@ -194,7 +197,7 @@ def new() -> ResponseReturnValue:
     return render_template(
         "games/new.html",
         form=form,
-        variants=TABLE_VARIANTS.values(),
+        variant_names=VARIANT_NAMES,
         known_players=[p.name for p in players.list_players(_account())],
         max_players=MAX_PLAYERS,
     ), status
@@ -215,6 +218,8 @@ def play(game_id: int) -> ResponseReturnValue:
     if fragment and (stale or view.finished):
         flash(games.ALREADY_WRITTEN, "error")  # turn.js then reloads the game
         return "", 409
+    if isinstance(view, PokerView):
+        return poker.render_match(view, "" if stale else dice_text, fragment=fragment)
     if view.finished:
         return _render_finished(view)
     return _render_turn(view, "" if stale else dice_text, fragment=fragment)
@@ -288,9 +293,11 @@ def write(game_id: int) -> ResponseReturnValue:
     column = _as_int(form.column.data or "0")
     field = (form.field.data or "").strip()
     dice_text = (form.dice.data or "").strip()
+    view = _load(game_id)
+    if isinstance(view, PokerView):
+        return poker.write(view, dice_text, seq, field=field)
     if seq is None or column is None or not field:
         abort(400, "Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz.")
-    view = _load(game_id)
 
     if seq == view.next_seq and not view.finished and form.confirm.data != "1":
         question = _zero_question(view, dice_text, field, column)
@@ -339,11 +346,14 @@ def undo(game_id: int) -> ResponseReturnValue:
         flash(exc.message, "error")
         return _to_game(game_id)
     undone = before.turns[-1]
-    flash(
-        f"Cofnięto: {turn_text(before, undone)}. Znów kolej: {after.current_name}. "
-        "Kości zostały – wybierz właściwe pole albo dotknij kości, aby je zmienić.",
-        "info",
-    )
+    if isinstance(before, PokerView):
+        flash(poker.undo_message(before, after), "info")
+    else:
+        flash(
+            f"Cofnięto: {turn_text(before, undone)}. Znów kolej: {after.current_name}. "
+            "Kości zostały – wybierz właściwe pole albo dotknij kości, aby je zmienić.",
+            "info",
+        )
     return _to_game(game_id, dice=undone.dice, seq=after.next_seq)
 
 
@@ -353,6 +363,8 @@ def undo(game_id: int) -> ResponseReturnValue:
 @bp.get("/gry/<int:game_id>/tabela")
 def sheet(game_id: int) -> ResponseReturnValue:
     view = _load(game_id)
+    if isinstance(view, PokerView):
+        return poker.render_history(view)
     last = view.turns[-1] if view.turns else None
     return render_template(
         "games/sheet.html",
@@ -366,15 +378,16 @@ def sheet(game_id: int) -> ResponseReturnValue:
 @bp.route("/gry/<int:game_id>/usun", methods=["GET", "POST"])
 def delete(game_id: int) -> ResponseReturnValue:
     view = _load(game_id)
+    variant_name = VARIANT_NAMES[view.game.variant]
     form = EmptyForm()
     if form.validate_on_submit():
         try:
             games.delete_game(_account(), game_id)
         except NotFound as exc:
             abort(404, exc.message)
-        flash(f"Usunięto grę: {view.variant.name} ({join_names(view.names)}).", "info")
+        flash(f"Usunięto grę: {variant_name} ({join_names(view.names)}).", "info")
         return redirect(url_for("main.home"), code=303)
-    return render_template("games/delete.html", view=view, form=form)
+    return render_template("games/delete.html", view=view, form=form, variant_name=variant_name)
 
 
 @bp.post("/gry/<int:game_id>/rewanz")

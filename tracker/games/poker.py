@@ -1,0 +1,264 @@
+"""Playing a dice-poker match: the screens built from `PokerMatch`, and writing a hand.
+
+A match has the same URLs as a table game; `views.py` keeps the routes and hands a poker match
+over to the functions here. Nothing here names or ranks a hand: `tracker.rules` does
+(`classify`, `PokerMatch`); this module only arranges what the rules say for the screen.
+
+What a round decided is derived from the stored hands, never carried in a flash: the screen after
+the last hand of a round shows the result, and so does a reload or another phone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import abort, flash, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+
+from .. import rules
+from ..models import Turn
+from ..rules import PokerRound
+from ..services import NotFound, ServiceError, games
+from ..services.games import PokerView
+from .turn import join_names
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One player's hand in a round, as the screen shows it."""
+
+    name: str
+    shown: str  # the dice grouped as players read the hand: "5-5-5-2-2"
+    label: str  # "Ful"
+    hand_id: str  # "full_house"
+    place: int | None  # 1 = best, equal hands share a place; None while the round is open
+    wins: bool  # the round's single best hand
+    ties: bool  # one of several equal best hands: the round is a draw
+
+
+@dataclass(frozen=True)
+class RoundCard:
+    """A round as the screens tell it: its hands, who won it and why."""
+
+    number: int
+    hands: tuple[HandRow, ...]  # in seating order while open, best first once decided
+    complete: bool
+    winners: tuple[str, ...]  # the round's winner; empty for a draw or an open round
+    explanation: str  # one Polish sentence from the rules core; empty while open
+    waiting: tuple[str, ...]  # who has not entered a hand yet (open round only)
+
+    @property
+    def verdict(self) -> str:
+        """ "Rundę wygrywa Ala", "Remis – nikt nie wygrywa rundy", or "" while open."""
+        if not self.complete:
+            return ""
+        if self.winners:
+            return f"Rundę wygrywa {self.winners[0]}"
+        return "Remis – nikt nie wygrywa rundy"
+
+
+@dataclass(frozen=True)
+class HandText:
+    """A stored hand as the flash, the log and the undo button say it: "Ala – Ful 5-5-5-2-2".
+    The dice are kept apart so a button can keep them on one line."""
+
+    who: str  # "Ala – Ful"
+    shown: str  # "5-5-5-2-2"
+
+    def __str__(self) -> str:
+        return f"{self.who} {self.shown}"
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: int
+    name: str
+    wins: int
+    winner: bool
+
+
+def target_text(target_wins: int) -> str:
+    """How far the match goes, as the screen says it: "do 1 wygranej", "do 3 wygranych"."""
+    return "do 1 wygranej" if target_wins == 1 else f"do {target_wins} wygranych"
+
+
+def hand_text(view: PokerView, turn: Turn) -> HandText:
+    value = rules.classify(turn.dice_tuple)
+    return HandText(f"{view.seats[turn.seat].player.name} – {value.hand.label}", value.shown)
+
+
+def round_card(view: PokerView, round_: PokerRound) -> RoundCard:
+    names = view.names
+    ranking = round_.ranking
+    if ranking is None:
+        rows = tuple(
+            HandRow(names[seat], hand.shown, hand.hand.label, hand.hand.id, None, False, False)
+            for seat, hand in round_.hands
+        )
+        entered = {seat for seat, _ in round_.hands}
+        waiting = tuple(name for seat, name in enumerate(names) if seat not in entered)
+        return RoundCard(round_.number, rows, False, (), "", waiting)
+    decided = []
+    for ranked in sorted(ranking.hands, key=lambda r: (r.place, r.index)):
+        seat, hand = round_.hands[ranked.index]
+        best = ranked.place == 1
+        decided.append(
+            HandRow(
+                names[seat],
+                hand.shown,
+                hand.hand.label,
+                hand.hand.id,
+                ranked.place,
+                wins=best and not ranking.draw,
+                ties=best and ranking.draw,
+            )
+        )
+    winners = tuple(names[seat] for seat in round_.winners or ())
+    return RoundCard(round_.number, tuple(decided), True, winners, round_.explanation, ())
+
+
+def last_result(view: PokerView) -> RoundCard | None:
+    """The round just decided, while nobody has entered a hand of the next one yet."""
+    match = view.match
+    if match.rounds and match.current_round is None:
+        return round_card(view, match.rounds[-1])
+    return None
+
+
+def match_score(view: PokerView) -> str:
+    """The score as players say it, the most round wins first: "3:1:0"."""
+    return ":".join(str(wins) for wins in sorted(view.match.round_wins, reverse=True))
+
+
+def standings(view: PokerView) -> list[Standing]:
+    wins = view.match.round_wins
+    places = rules.places_of(wins)
+    winners = set(view.match.winners)
+    order = sorted(range(len(wins)), key=lambda seat: (places[seat], seat))
+    return [Standing(places[s], view.names[s], wins[s], s in winners) for s in order]
+
+
+def reopened_round(view: PokerView) -> int | None:
+    """The round whose result an undo takes back with the last hand (it decided that round)."""
+    last_round = view.match.rounds[-1] if view.match.rounds else None
+    return last_round.number if last_round is not None and last_round.complete else None
+
+
+def _undo_context(view: PokerView) -> dict[str, object]:
+    """The undo button names the hand it takes back, and the round result it takes with it."""
+    last = view.turns[-1] if view.turns else None
+    return {
+        "last_hand": hand_text(view, last) if last else None,
+        "reopens_round": reopened_round(view),
+    }
+
+
+def _context(view: PokerView) -> dict[str, object]:
+    return {
+        "view": view,
+        "match": view.match,
+        "target": target_text(view.options.target_wins),
+        **_undo_context(view),
+    }
+
+
+# --- the screens ---------------------------------------------------------------------------
+
+
+def render_match(
+    view: PokerView, dice_text: str, *, fragment: bool = False, dice_error: str | None = None
+) -> str:
+    """The turn screen of the player whose hand is next, or the end of the match.
+
+    With dice (from the pad, the typed input or a hand just undone) it names the hand and
+    offers to write it; `fragment` is that part alone, for turn.js.
+    """
+    if view.finished:
+        return render_finished(view)
+    hand = None
+    if dice_text and dice_error is None:
+        try:
+            hand = rules.classify(rules.parse_dice(dice_text))
+        except rules.RulesError as exc:
+            dice_error = str(exc)
+    context = {
+        **_context(view),
+        "dice_text": dice_text,
+        "dice_error": dice_error,
+        "hand": hand,
+        "dice": "".join(map(str, hand.dice)) if hand else "",
+    }
+    if fragment:
+        return render_template("games/_poker_hand.html", **context)
+    open_round = view.match.current_round
+    return render_template(
+        "games/poker.html",
+        **context,
+        result=last_result(view),
+        current=round_card(view, open_round) if open_round else None,
+    )
+
+
+def render_finished(view: PokerView) -> str:
+    return render_template(
+        "games/poker_finished.html",
+        **_context(view),
+        winner=join_names(view.winners),
+        score=match_score(view),
+        standings=standings(view),
+        rounds=[round_card(view, r) for r in reversed(view.match.rounds)],
+    )
+
+
+def render_history(view: PokerView) -> str:
+    """Przebieg meczu: every round, newest first, and every hand written, undone ones too."""
+    return render_template(
+        "games/poker_history.html",
+        **_context(view),
+        rounds=[round_card(view, r) for r in reversed(view.match.rounds)],
+        log=[(turn, hand_text(view, turn)) for turn in reversed(view.log)],
+    )
+
+
+# --- writing and taking back a hand --------------------------------------------------------
+
+
+def _to_match(game_id: int) -> Response:
+    return redirect(url_for("games.play", game_id=game_id), code=303)
+
+
+def write(
+    view: PokerView, dice_text: str, seq: int | None, *, field: str = ""
+) -> Response | tuple[str, int]:
+    """Write the current player's hand from the turn form (dice and the turn number seen).
+
+    The form has no table field: one sent anyway is a bad request, like a broken form.
+    """
+    if seq is None:
+        abort(400, "Formularz układu jest niepełny. Odśwież stronę i wpisz kości jeszcze raz.")
+    if field:
+        abort(400, "W pokerze kościanym zapisuje się tylko kości, bez pola tabeli.")
+    game_id = view.game.id
+    try:
+        # The view was loaded for the signed-in account: its game is that account's game.
+        after = games.record_turn(view.game.account_id, game_id, dice_text, expected_seq=seq)
+    except NotFound as exc:
+        abort(404, exc.message)
+    except ServiceError as exc:
+        if exc.field == "dice":
+            return render_match(view, dice_text, dice_error=exc.message), exc.status
+        flash(exc.message, "error")  # a stale phone or a finished match: show it as it is now
+        return _to_match(game_id)
+    if after.match.current_round is not None:
+        # The round goes on. When it was the last hand, the round's result says it all.
+        flash(f"Zapisano: {hand_text(after, after.turns[-1])}.", "success")
+    return _to_match(game_id)
+
+
+def undo_message(before: PokerView, after: PokerView) -> str:
+    """The flash after an undo: the hand taken back and, across a round's end, its result."""
+    text = f"Cofnięto: {hand_text(before, before.turns[-1])}"
+    reopens = reopened_round(before)
+    if reopens is not None:
+        text += f" i wynik rundy {reopens}"
+    return f"{text}. Znów kolej: {after.current_name}. Kości zostały – popraw je i zapisz układ."
