@@ -1095,7 +1095,7 @@ def test_a_turn_that_loses_the_race_at_commit_is_409_and_stored_once(
     game = api.new_game("standard", ["Ala", "Ola"])
     url = f"{GAMES}/{game['id']}/turns"
     body = {"dice": SIXES, "field": "sixes", "player": "Ala"}
-    original = game_service._cache_results
+    original = game_service._load_for_turn
     other_phone: list[int] = []
     raced = threading.Event()
 
@@ -1103,16 +1103,18 @@ def test_a_turn_that_loses_the_race_at_commit_is_409_and_stored_once(
         response = app.test_client().post(url, json=body, headers=api.headers)
         other_phone.append(response.status_code)
 
-    def other_phone_writes_first(view: game_service.GameView) -> None:
+    def other_phone_writes_after_this_read(*args: Any, **kwargs: Any) -> Any:
+        view = original(*args, **kwargs)
         if not raced.is_set():
             raced.set()
-            # Its own thread, so its own app context and database session.
+            # Its own thread, so its own app context and database session. This request has
+            # read the game (a stale view now) and not yet written.
             thread = threading.Thread(target=send_from_the_other_phone)
             thread.start()
             thread.join(timeout=10)
-        original(view)
+        return view
 
-    monkeypatch.setattr(game_service, "_cache_results", other_phone_writes_first)
+    monkeypatch.setattr(game_service, "_load_for_turn", other_phone_writes_after_this_read)
 
     response = api.post(url, body)
 

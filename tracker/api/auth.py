@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from flask import Response, g, request
 
-from ..models import Account
 from ..services import accounts
+from ..services.accounts import AccountRef
 from . import error_response
 
 P = ParamSpec("P")
@@ -33,9 +33,9 @@ def token_required(view: Callable[P, R]) -> Callable[P, R | Response]:
     return wrapper
 
 
-def current_account() -> Account:
-    account: Any = g.api_account
-    return account  # type: ignore[no-any-return]
+def current_account() -> AccountRef:
+    account: AccountRef = g.api_account
+    return account
 
 
 def _unauthorized(message: str) -> Response:

@@ -79,7 +79,7 @@ def game_json(view: games.AnyView) -> JsonObject:
         "turns": [
             {
                 "player": view.seats[t.seat].player.name,
-                "dice": [int(ch) for ch in t.dice],
+                "dice": list(games.dice_of(t.dice)),
                 "field": t.field,
                 "column": t.column,
                 "points": t.points,

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from .dice import Dice
 from .errors import MoveRefused, RulesError
 from .moves import Evaluation, Placement, evaluate, play
-from .sheet import Sheet, SheetTotals, empty_sheet, sheet_totals
+from .sheet import Column, Sheet, SheetTotals, empty_sheet, sheet_totals
 from .variants import Options, Variant
 
 
@@ -50,6 +51,7 @@ class TableGame:
         self.players = players
         self.sheets: list[Sheet] = [empty_sheet(variant) for _ in range(players)]
         self.turns: list[TurnRecord] = []
+        self._totals: dict[int, SheetTotals] = {}  # per seat, cleared when its sheet changes
 
     @classmethod
     def replay(
@@ -75,14 +77,35 @@ class TableGame:
         """Rebuild from stored turns trusting the points written then (the fast path for every
         request); `replay` recomputes them from the dice."""
         game = cls(variant, players, options)
-        for record in records:
-            if record.seat != game.current_seat:
+        columns = variant.columns
+        cells: list[list[dict[str, int]]] = [[{} for _ in range(columns)] for _ in range(players)]
+        extras = [[0] * columns for _ in range(players)]
+        for index, record in enumerate(records):
+            # Seats take turns in order, and no sheet takes more turns than it has fields.
+            if record.seat != index % players or index >= game.total_turns:
                 raise RulesError("Zapisane ruchy nie idą po kolei przy stole.")
-            sheet = game.sheets[record.seat]
-            col = sheet[record.column].write(record.field, record.points, record.extra_bonus)
-            game.sheets[record.seat] = sheet[: record.column] + (col,) + sheet[record.column + 1 :]
+            column = cells[record.seat][record.column]
+            if record.field in column:
+                raise RulesError("Zapisane ruchy wpisują dwa razy to samo pole.")
+            column[record.field] = record.points
+            extras[record.seat][record.column] += record.extra_bonus
             game.turns.append(record)
+        game.sheets = [
+            tuple(
+                Column(MappingProxyType(c), e)
+                for c, e in zip(cells[seat], extras[seat], strict=True)
+            )
+            for seat in range(players)
+        ]
         return game
+
+    def copy(self) -> TableGame:
+        """An independent copy: sheets and turns are immutable values, so copying the lists is
+        enough."""
+        other = TableGame(self.variant, self.players, self.options)
+        other.sheets = list(self.sheets)
+        other.turns = list(self.turns)
+        return other
 
     @property
     def total_turns(self) -> int:
@@ -112,13 +135,18 @@ class TableGame:
             self.variant, self.sheets[seat], dice, field_id, column, self.options
         )
         self.sheets[seat] = sheet
+        self._totals.pop(seat, None)
         self.turns.append(
             TurnRecord(seat, dice, field_id, column, placement.points, placement.extra_bonus)
         )
         return placement
 
     def totals(self, seat: int) -> SheetTotals:
-        return sheet_totals(self.variant, self.sheets[seat], self.options)
+        totals = self._totals.get(seat)
+        if totals is None:
+            totals = sheet_totals(self.variant, self.sheets[seat], self.options)
+            self._totals[seat] = totals
+        return totals
 
     @property
     def scores(self) -> tuple[int, ...]:

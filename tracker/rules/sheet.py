@@ -7,7 +7,7 @@ extra Generał bonuses marked beside it (unmultiplied). Totals are always derive
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .errors import RulesError
@@ -26,9 +26,7 @@ class Column:
     def write(self, field_id: str, points: int, extra_bonus: int = 0) -> Column:
         cells = dict(self.cells)
         cells[field_id] = points
-        return replace(
-            self, cells=MappingProxyType(cells), extra_bonus=self.extra_bonus + extra_bonus
-        )
+        return Column(MappingProxyType(cells), self.extra_bonus + extra_bonus)
 
 
 Sheet = tuple[Column, ...]

@@ -44,15 +44,15 @@ class Table:
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {f.id: f for f in self.fields})
 
-    @property
+    @cached_property
     def field_ids(self) -> tuple[str, ...]:
         return tuple(f.id for f in self.fields)
 
-    @property
+    @cached_property
     def upper_fields(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.section is Section.UPPER)
 
-    @property
+    @cached_property
     def lower_fields(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.section is Section.LOWER)
 

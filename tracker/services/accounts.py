@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
+import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..extensions import db
@@ -147,23 +149,56 @@ def revoke_token(account_id: int, token_id: int) -> None:
     if result.rowcount == 0:  # type: ignore[attr-defined]
         db.session.rollback()
         raise NotFound("Nie ma takiego tokenu.")
+    digest = db.session.scalar(select(ApiToken.token_hash).where(ApiToken.id == token_id))
     db.session.commit()
+    _token_cache.pop(digest or "", None)
 
 
-def account_for_token(plain: str) -> Account | None:
+@dataclass(frozen=True)
+class AccountRef:
+    """The signed-in account as the API needs it: who, without loading the whole row."""
+
+    id: int
+    name: str
+
+
+_tokens = ApiToken.__table__
+_accounts = Account.__table__
+# Built once: every API request runs it.
+_TOKEN_QUERY = (
+    select(_tokens.c.id, _tokens.c.account_id, _tokens.c.last_used_at, _accounts.c.name)
+    .join(_accounts, _accounts.c.id == _tokens.c.account_id)
+    .where(_tokens.c.token_hash == bindparam("digest"), _tokens.c.revoked_at.is_(None))
+)
+
+
+# A token recently found valid is trusted for TOKEN_CACHE_SECONDS without asking the database
+# again: the lookup is a real share of an API call. The price: a token revoked on another server
+# process keeps working for at most that long (the process that revokes it forgets it at once).
+TOKEN_CACHE_SECONDS = 2.0
+_token_cache: dict[str, tuple[float, AccountRef]] = {}
+
+
+def account_for_token(plain: str) -> AccountRef | None:
     """The account a bearer token belongs to, or None for an unknown or revoked token."""
     if not plain or not plain.startswith(TOKEN_PREFIX):
         return None
-    row = db.session.execute(
-        select(ApiToken.id, ApiToken.account_id, ApiToken.last_used_at).where(
-            ApiToken.token_hash == _digest(plain), ApiToken.revoked_at.is_(None)
-        )
-    ).first()
+    digest = _digest(plain)
+    cached = _token_cache.get(digest)
+    if cached is not None and cached[0] > time.monotonic():
+        return cached[1]
+    conn = db.session.connection()
+    row = conn.execute(_TOKEN_QUERY, {"digest": digest}).first()
     if row is None:
+        _token_cache.pop(digest, None)
         return None
     now = utcnow()
     # Record use at most once a minute: a write on every API call would halve throughput.
     if row.last_used_at is None or now - row.last_used_at > timedelta(minutes=1):
-        db.session.execute(update(ApiToken).where(ApiToken.id == row.id).values(last_used_at=now))
+        conn.execute(update(_tokens).where(_tokens.c.id == row.id).values(last_used_at=now))
         db.session.commit()
-    return db.session.get(Account, row.account_id)
+    account = AccountRef(row.account_id, row.name)
+    if len(_token_cache) > 1000:  # a bounded cache: forget everything rather than grow
+        _token_cache.clear()
+    _token_cache[digest] = (time.monotonic() + TOKEN_CACHE_SECONDS, account)
+    return account

@@ -8,11 +8,13 @@ when two phones send it at the same moment.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -31,14 +33,175 @@ GAME_OVER = "Gra jest zakończona: wszystkie tabele są pełne."
 MATCH_OVER = "Mecz jest zakończony."
 
 
+@dataclass(frozen=True)
+class PlayerRef:
+    id: int
+    name: str
+
+
+@dataclass
+class GameRow:
+    """A game's row, read with one Core query (the turn path avoids ORM loading costs)."""
+
+    id: int
+    account_id: int
+    variant: str
+    options: dict[str, Any]
+    started_at: datetime
+    finished_at: datetime | None
+    rematch_of_id: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+@dataclass
+class SeatRow:
+    id: int
+    seat: int
+    player: PlayerRef
+    total: int
+    place: int | None
+    is_winner: bool
+    upper_bonuses: int
+    generals: int
+    extra_bonuses: int
+
+
+@dataclass
+class TurnRow:
+    id: int
+    seq: int
+    seat: int
+    dice: str
+    field: str | None
+    column: int | None
+    points: int | None
+    extra_bonus: int
+    created_at: datetime | None = None  # None when read by the turn path, which skips it
+    undone_at: datetime | None = None
+
+    @property
+    def dice_tuple(self) -> rules.Dice:
+        return dice_of(self.dice)
+
+
+@functools.lru_cache(maxsize=8192)
+def dice_of(text: str) -> rules.Dice:
+    """The dice stored as five digits, as a tuple (every request turns dozens of them back)."""
+    d = [int(ch) for ch in text]
+    return (d[0], d[1], d[2], d[3], d[4])
+
+
+_games = Game.__table__
+_seats = GameSeat.__table__
+_players = Player.__table__
+_turns = Turn.__table__
+
+# Built once: writing a turn runs these on every request.
+_GAME_QUERY = select(
+    _games.c.id,
+    _games.c.account_id,
+    _games.c.variant,
+    _games.c.options,
+    _games.c.started_at,
+    _games.c.finished_at,
+    _games.c.rematch_of_id,
+).where(_games.c.id == bindparam("game_id"), _games.c.account_id == bindparam("account_id"))
+_SEATS_QUERY = (
+    select(
+        _seats.c.id,
+        _seats.c.seat,
+        _players.c.id.label("player_id"),
+        _players.c.name,
+        _seats.c.total,
+        _seats.c.place,
+        _seats.c.is_winner,
+        _seats.c.upper_bonuses,
+        _seats.c.generals,
+        _seats.c.extra_bonuses,
+    )
+    .join(_players, _players.c.id == _seats.c.player_id)
+    .where(_seats.c.game_id == bindparam("game_id"))
+    .order_by(_seats.c.seat)
+)
+# The game and its seats in one statement: the turn path runs it on every request.
+_GAME_WITH_SEATS_QUERY = (
+    select(*_GAME_QUERY.selected_columns, *_SEATS_QUERY.selected_columns)
+    .select_from(_games)
+    .join(_seats, _seats.c.game_id == _games.c.id)
+    .join(_players, _players.c.id == _seats.c.player_id)
+    .where(_games.c.id == bindparam("game_id"), _games.c.account_id == bindparam("account_id"))
+    .order_by(_seats.c.seat)
+)
+# What identifies the turns in force of a game: how many there are and the newest one's id
+# (an undo lowers the count; an undo followed by a new turn raises the id).
+_IN_FORCE = (_turns.c.game_id == _games.c.id) & _turns.c.undone_at.is_(None)
+_TURN_PATH_QUERY = _GAME_WITH_SEATS_QUERY.add_columns(
+    select(func.count()).where(_IN_FORCE).scalar_subquery(),
+    select(func.max(_turns.c.id)).where(_IN_FORCE).scalar_subquery(),
+)
+_SEAT_COLUMNS = len(_SEATS_QUERY.selected_columns)
+
+# Per server process: the table state of recently played games, keyed by game id, valid while
+# the key above is unchanged. Checked against the database on every request, so several
+# processes (and several phones) never see a stale sheet; it only saves rebuilding it.
+_TABLE_CACHE: dict[int, tuple[tuple[int, int | None], list[TurnRow], rules.TableGame]] = {}
+_TABLE_CACHE_SIZE = 256
+
+_TURN_COLUMNS = (
+    _turns.c.id,
+    _turns.c.seq,
+    _turns.c.seat,
+    _turns.c.dice,
+    _turns.c.field,
+    _turns.c.column,
+    _turns.c.points,
+    _turns.c.extra_bonus,
+    _turns.c.created_at,
+    _turns.c.undone_at,
+)
+_LOG_QUERY = (
+    select(*_TURN_COLUMNS).where(_turns.c.game_id == bindparam("game_id")).order_by(_turns.c.id)
+)
+# The turn path needs neither timestamps (parsing them is a real share of a request) nor the
+# corrected turns.
+_TURNS_IN_FORCE_QUERY = (
+    select(*_TURN_COLUMNS[:8])
+    .where(_turns.c.game_id == bindparam("game_id"), _turns.c.undone_at.is_(None))
+    .order_by(_turns.c.seq)
+)
+_GAME_BY_ID_QUERY = select(*_GAME_QUERY.selected_columns).where(_games.c.id == bindparam("game_id"))
+_ALL_GAMES_QUERY = select(*_GAME_QUERY.selected_columns).order_by(_games.c.id)
+_INSERT_TURN = insert(_turns)
+_UPDATE_SEAT = (
+    update(_seats)
+    .where(_seats.c.id == bindparam("seat_id"))
+    .values(
+        total=bindparam("total"),
+        place=bindparam("place"),
+        is_winner=bindparam("is_winner"),
+        upper_bonuses=bindparam("upper_bonuses"),
+        generals=bindparam("generals"),
+        extra_bonuses=bindparam("extra_bonuses"),
+    )
+)
+_UPDATE_FINISHED = (
+    update(_games)
+    .where(_games.c.id == bindparam("game_id"))
+    .values(finished_at=bindparam("finished_at"))
+)
+
+
 @dataclass
 class _View:
     """What every game view has: the stored rows, and the rules' state built from the turns."""
 
-    game: Game
-    seats: list[GameSeat]
-    turns: list[Turn]  # in force, in order
-    log: list[Turn]  # every turn ever written, corrected ones included, in order of writing
+    game: GameRow
+    seats: list[SeatRow]
+    turns: list[TurnRow]  # in force, in order
+    log: list[TurnRow]  # every turn ever written, corrected ones included, in order of writing
 
     @property
     def state(self) -> rules.TableGame | rules.PokerMatch:
@@ -154,28 +317,90 @@ def get_game(account_id: int, game_id: int) -> Game:
     return game
 
 
-def load(account_id: int, game_id: int) -> AnyView:
-    return _build(get_game(account_id, game_id))
+def load(account_id: int, game_id: int, *, log: bool = True) -> AnyView:
+    """The account's game with its turns; NotFound for another account's or a missing game.
+    `log=False` skips the corrected turns (the turn path does not need them)."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound("Nie ma takiej gry.")
+    conn = db.session.connection()
+    rows = conn.execute(
+        _GAME_WITH_SEATS_QUERY, {"game_id": game_id, "account_id": account_id}
+    ).all()
+    if not rows:
+        raise NotFound("Nie ma takiej gry.")
+    game = GameRow(*rows[0][:7])
+    seats = [_seat_row(r[7:]) for r in rows]
+    return _build(game, seats, log=log)
 
 
-def _build(game: Game, *, verify: bool = False) -> AnyView:
+def _load_for_turn(account_id: int, game_id: int) -> AnyView:
+    """`load(..., log=False)` for writing a turn, reusing this process's table state when the
+    turns in force have not changed since it was built."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound("Nie ma takiej gry.")
+    rows = (
+        db.session.connection()
+        .execute(_TURN_PATH_QUERY, {"game_id": game_id, "account_id": account_id})
+        .all()
+    )
+    if not rows:
+        raise NotFound("Nie ma takiej gry.")
+    game = GameRow(*rows[0][:7])
+    seats = [_seat_row(r[7 : 7 + _SEAT_COLUMNS]) for r in rows]
+    key = (rows[0][-2], rows[0][-1])
+    cached = _TABLE_CACHE.get(game.id)
+    if cached is not None and cached[0] == key and game.variant != rules.POKER:
+        variant = rules.find_variant(game.variant)
+        turns = list(cached[1])
+        return GameView(
+            game, seats, turns, list(turns), variant, cached[2].options, cached[2].copy()
+        )
+    return _build(game, seats, log=False)
+
+
+def _remember_table(view: AnyView) -> None:
+    if isinstance(view, GameView) and view.turns:
+        if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
+            _TABLE_CACHE.clear()
+        key = (len(view.turns), max(t.id for t in view.turns))
+        _TABLE_CACHE[view.game.id] = (key, list(view.turns), view.table.copy())
+
+
+def _seat_row(r: Any) -> SeatRow:
+    return SeatRow(r[0], r[1], PlayerRef(r[2], r[3]), *r[4:])
+
+
+def _build(
+    game: GameRow, seats: list[SeatRow] | None = None, *, verify: bool = False, log: bool = True
+) -> AnyView:
     """The view of a game from its stored turns. `verify` replays every turn through the rules
     (recomputing the points written) instead of trusting the stored points."""
-    seats = list(game.seats)
-    log = list(db.session.scalars(select(Turn).where(Turn.game_id == game.id).order_by(Turn.id)))
-    turns = sorted((t for t in log if t.undone_at is None), key=lambda t: t.seq)
+    conn = db.session.connection()
+    if seats is None:
+        seats = [_seat_row(r) for r in conn.execute(_SEATS_QUERY, {"game_id": game.id})]
+    if log:
+        all_turns = [TurnRow(*r) for r in conn.execute(_LOG_QUERY, {"game_id": game.id})]
+        turns = sorted((t for t in all_turns if t.undone_at is None), key=lambda t: t.seq)
+    else:
+        turns = [TurnRow(*r) for r in conn.execute(_TURNS_IN_FORCE_QUERY, {"game_id": game.id})]
+        all_turns = list(turns)
     if game.variant == rules.POKER:
         poker_options = rules.parse_poker_options(game.options)
         match = rules.PokerMatch.replay(len(seats), (t.dice_tuple for t in turns), poker_options)
-        return PokerView(game, seats, turns, log, poker_options, match)
+        return PokerView(game, seats, turns, all_turns, poker_options, match)
     variant = rules.find_variant(game.variant)
     options = variant.parse_options(game.options)
     if verify:
         table = rules.TableGame(variant, len(seats), options)
         for turn in turns:
             placement = table.play(turn.dice_tuple, turn.field or "", turn.column or 0)
-            turn.points = placement.points
-            turn.extra_bonus = placement.extra_bonus
+            if (turn.points, turn.extra_bonus) != (placement.points, placement.extra_bonus):
+                turn.points, turn.extra_bonus = placement.points, placement.extra_bonus
+                conn.execute(
+                    update(_turns)
+                    .where(_turns.c.id == turn.id)
+                    .values(points=turn.points, extra_bonus=turn.extra_bonus)
+                )
     else:
         table = rules.TableGame.restore(
             variant,
@@ -188,7 +413,7 @@ def _build(game: Game, *, verify: bool = False) -> AnyView:
             ),
             options,
         )
-    return GameView(game, seats, turns, log, variant, options, table)
+    return GameView(game, seats, turns, all_turns, variant, options, table)
 
 
 def _check_expected(view: AnyView, expected_seq: int | None, player: str | None) -> None:
@@ -215,7 +440,7 @@ def record_turn(
     """Write the current player's turn (a table field, or a poker hand). InvalidInput for
     malformed input, Conflict for a move the rules refuse or a turn already written (stale
     phone, retried request)."""
-    view = load(account_id, game_id)
+    view = _load_for_turn(account_id, game_id)
     _check_expected(view, expected_seq, player)
     if view.finished:
         raise Conflict(MATCH_OVER if view.is_poker else GAME_OVER)
@@ -225,7 +450,18 @@ def record_turn(
         raise InvalidInput(str(exc), "dice") from exc
     seat = view.current_seat
     assert seat is not None
-    turn = Turn(game_id=view.game.id, seq=view.next_seq, seat=seat, dice="".join(map(str, parsed)))
+    turn = TurnRow(
+        id=0,
+        seq=view.next_seq,
+        seat=seat,
+        dice="".join(map(str, parsed)),
+        field=None,
+        column=None,
+        points=None,
+        extra_bonus=0,
+        created_at=utcnow(),
+        undone_at=None,
+    )
     if isinstance(view, PokerView):
         if field is not None or column is not None:
             raise InvalidInput("W pokerze kościanym podaje się tylko kości, bez pola tabeli.")
@@ -242,15 +478,31 @@ def record_turn(
             raise InvalidInput(str(exc), "field") from exc
         turn.field, turn.column = field, column
         turn.points, turn.extra_bonus = placement.points, placement.extra_bonus
-    db.session.add(turn)
-    _cache_results(view)
+    conn = db.session.connection()
     try:
+        result = conn.execute(
+            _INSERT_TURN,
+            {
+                "game_id": view.game.id,
+                "seq": turn.seq,
+                "seat": turn.seat,
+                "dice": turn.dice,
+                "field": turn.field,
+                "column": turn.column,
+                "points": turn.points,
+                "extra_bonus": turn.extra_bonus,
+                "created_at": turn.created_at,
+            },
+        )
+        turn.id = result.inserted_primary_key[0]
+        _cache_results(view, {seat})
         db.session.commit()
     except IntegrityError as exc:
         db.session.rollback()
         raise Conflict(ALREADY_WRITTEN) from exc
     view.turns.append(turn)
     view.log.append(turn)
+    _remember_table(view)
     return view
 
 
@@ -274,44 +526,85 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
     if not view.turns:
         raise Conflict("Nie ma czego cofać: to początek gry.")
     last = view.turns[-1]
-    result = db.session.execute(
-        update(Turn).where(Turn.id == last.id, Turn.undone_at.is_(None)).values(undone_at=utcnow())
+    result = db.session.connection().execute(
+        update(_turns)
+        .where(_turns.c.id == last.id, _turns.c.undone_at.is_(None))
+        .values(undone_at=utcnow())
     )
-    if result.rowcount == 0:  # type: ignore[attr-defined]
+    if result.rowcount == 0:
         db.session.rollback()
         raise Conflict("Ten ruch został już cofnięty (może na innym telefonie).")
-    db.session.expire_all()
     view = load(account_id, game_id)
     _cache_results(view)
     db.session.commit()
     return view
 
 
-def _cache_results(view: AnyView) -> None:
+def _cache_results(view: AnyView, seats: set[int] | None = None) -> None:
     """Store the derived results on the seats (recomputable from the turns, see `recompute_all`):
     totals (round wins in poker), places and winners once the game is over, and for statistics
-    the upper bonuses, five of a kind rolled and extra Generał bonuses."""
+    the upper bonuses, five of a kind rolled and extra Generał bonuses. Only changed rows are
+    written, in the caller's transaction. `seats` limits the work to the seats whose sheet
+    changed, unless the game has just ended (places and winners concern everyone)."""
     state = view.state
-    scores = tuple(view.match.round_wins) if isinstance(view, PokerView) else view.table.scores
+    everyone = seats is None or state.finished or view.game.finished_at is not None
+    if isinstance(view, PokerView):
+        scores = tuple(view.match.round_wins)
+    elif everyone:
+        scores = view.table.scores
+    else:  # only the seats that changed are looked at: price only their sheets
+        scores = tuple(
+            view.table.totals(i).total if i in seats else 0  # type: ignore[operator]
+            for i in range(len(view.seats))
+        )
     places = rules.places_of(scores)
     winners = set(state.winners)
+    generals = [0] * len(view.seats)
+    if isinstance(view, GameView):
+        for t in view.table.turns:
+            if (everyone or t.seat in seats) and rules.is_five_of_a_kind(t.dice):  # type: ignore[operator]
+                generals[t.seat] += 1
+    changed = []
     for seat in view.seats:
-        seat.total = scores[seat.seat]
-        seat.place = places[seat.seat] if state.finished else None
-        seat.is_winner = seat.seat in winners
+        if not everyone and seat.seat not in seats:  # type: ignore[operator]
+            continue
+        figures = {
+            "total": scores[seat.seat],
+            "place": places[seat.seat] if state.finished else None,
+            "is_winner": seat.seat in winners,
+            "upper_bonuses": 0,
+            "generals": 0,
+            "extra_bonuses": 0,
+        }
         if isinstance(view, GameView):
             totals = view.table.totals(seat.seat)
-            seat.upper_bonuses = sum(1 for c in totals.columns if c.upper_bonus)
-            seat.extra_bonuses = sum(c.extra_bonus for c in totals.columns) // 100
-            seat.generals = sum(
-                1
-                for t in view.table.turns
-                if t.seat == seat.seat and rules.is_five_of_a_kind(t.dice)
-            )
-    if state.finished and view.game.finished_at is None:
-        view.game.finished_at = utcnow()
+            figures["upper_bonuses"] = sum(1 for c in totals.columns if c.upper_bonus)
+            figures["extra_bonuses"] = sum(c.extra_bonus for c in totals.columns) // 100
+            figures["generals"] = generals[seat.seat]
+        if any(getattr(seat, key) != value for key, value in figures.items()):
+            for key, value in figures.items():
+                setattr(seat, key, value)
+            changed.append({"seat_id": seat.id, **figures})
+    conn = db.session.connection()
+    if changed:
+        conn.execute(_UPDATE_SEAT, changed)
+    finished_at = view.game.finished_at
+    if state.finished and finished_at is None:
+        finished_at = utcnow()
     elif not state.finished:
-        view.game.finished_at = None
+        finished_at = None
+    if finished_at != view.game.finished_at:
+        view.game.finished_at = finished_at
+        conn.execute(_UPDATE_FINISHED, {"game_id": view.game.id, "finished_at": finished_at})
+
+
+def refresh_results(game_id: int) -> AnyView:
+    """Replay one game's turns through the rules and rewrite its cached figures, in the caller's
+    transaction: for code that writes turns in bulk, such as an import."""
+    row = db.session.connection().execute(_GAME_BY_ID_QUERY, {"game_id": game_id}).one()
+    view = _build(GameRow(*row), verify=True, log=False)
+    _cache_results(view)
+    return view
 
 
 def delete_game(account_id: int, game_id: int) -> None:
@@ -406,12 +699,11 @@ def recompute_all() -> int:
     Returns the number of games recomputed. Points written in each turn are recomputed from the
     dice too, so a corrected rule reaches every stored game.
     """
-    count = 0
-    for game in db.session.scalars(select(Game)):
-        _cache_results(_build(game, verify=True))
-        count += 1
+    rows = db.session.connection().execute(_ALL_GAMES_QUERY).all()
+    for row in rows:
+        _cache_results(_build(GameRow(*row), verify=True, log=False))
     db.session.commit()
-    return count
+    return len(rows)
 
 
 __all__ = [
@@ -428,6 +720,7 @@ __all__ = [
     "rematch",
     "record_turn",
     "recompute_all",
+    "refresh_results",
     "summaries",
     "undo_last_turn",
 ]
