@@ -358,6 +358,14 @@ def _load_for_turn(account_id: int, game_id: int) -> AnyView:
     return _build(game, seats, log=False)
 
 
+def _expire_game(game_id: int) -> None:
+    """Writes on the turn path go through Core: a `Game` this session already holds (read by
+    `get_game`) must read `finished_at` again rather than keep the old value."""
+    game = db.session.identity_map.get(db.session.identity_key(Game, game_id))
+    if game is not None:
+        db.session.expire(game, ["finished_at"])
+
+
 def _remember_table(view: AnyView) -> None:
     if isinstance(view, GameView) and view.turns:
         if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
@@ -500,6 +508,7 @@ def record_turn(
     except IntegrityError as exc:
         db.session.rollback()
         raise Conflict(ALREADY_WRITTEN) from exc
+    _expire_game(view.game.id)
     view.turns.append(turn)
     view.log.append(turn)
     _remember_table(view)
@@ -537,6 +546,7 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
     view = load(account_id, game_id)
     _cache_results(view)
     db.session.commit()
+    _expire_game(game_id)
     return view
 
 
