@@ -99,14 +99,33 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=get_metadata(),
-            **conf_args
-        )
+        # Batch mode rebuilds a SQLite table: copy, DROP TABLE, rename. With foreign keys on
+        # (the app turns them on for every connection), that DROP deletes every row first and
+        # its ON DELETE CASCADE takes the referring rows along: rebuilding `games` would delete
+        # every seat and turn. Alembic's batch documentation says to turn them off meanwhile;
+        # the pragma only works outside a transaction, so before the migrations begin.
+        sqlite = connection.dialect.name == 'sqlite'
+        if sqlite:
+            connection.exec_driver_sql('PRAGMA foreign_keys=OFF')
+            connection.commit()
+        try:
+            context.configure(
+                connection=connection,
+                target_metadata=get_metadata(),
+                **conf_args
+            )
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+        finally:
+            if sqlite:
+                connection.rollback()
+                broken = connection.exec_driver_sql('PRAGMA foreign_key_check').all()
+                if broken:
+                    logger.warning('Foreign keys that refer to no row: %s', broken)
+                # The connection goes back to the app's pool: foreign keys on again.
+                connection.exec_driver_sql('PRAGMA foreign_keys=ON')
+                connection.commit()
 
 
 if context.is_offline_mode():

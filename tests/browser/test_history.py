@@ -1,0 +1,157 @@
+"""The history on a 360 px phone: the list, its filter, a game's sheet and turn log, and the
+account's data page with an import through the file input (CSRF on, as in production).
+
+The live server is shared by the whole session: every test signs up its own account and gets
+the family of `history_builders` written straight through the services.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from pathlib import Path
+
+from conftest import LiveServer
+from history_builders import build_family
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+
+from tracker.extensions import db
+from tracker.models import Account, name_key
+from tracker.services import transfer
+
+PASSWORD = "tajne hasło 123"
+
+
+def no_sideways_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def small_tap_targets(page: Page) -> list[str]:
+    """Links, buttons and fields in the page's content smaller than 48 px high (a link inside a
+    sentence excepted)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll(
+              'main a, main button, main summary, main input, main select')]
+            .filter(e => e.offsetParent !== null && e.type !== 'hidden')
+            .filter(e => !(e.tagName === 'A' && e.closest('p')))
+            .filter(e => e.getBoundingClientRect().height < 47.5)
+            .map(e => e.outerHTML.slice(0, 80))"""
+    )
+
+
+def sign_up(page: Page, live_server: LiveServer, family: str = "Rodzina") -> int:
+    """A new account, signed in; its id."""
+    name = f"{family} {uuid.uuid4().hex[:8]}"
+    page.goto("/rejestracja")
+    page.get_by_label("Nazwa konta").fill(name)
+    page.get_by_label("Hasło", exact=True).fill(PASSWORD)
+    page.get_by_label("Powtórz hasło").fill(PASSWORD)
+    page.get_by_role("button", name="Załóż konto").click()
+    expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
+    with live_server.app.app_context():
+        account_id = db.session.scalar(select(Account.id).where(Account.name_key == name_key(name)))
+    assert account_id is not None
+    return account_id
+
+
+def with_history(live_server: LiveServer, account_id: int) -> dict[str, int]:
+    with live_server.app.app_context():
+        return build_family(account_id)
+
+
+def test_the_history_and_a_games_page_on_a_phone(page: Page, live_server: LiveServer, screenshot):
+    ids = with_history(live_server, sign_up(page, live_server))
+    page.reload()
+
+    page.get_by_role("navigation", name="Menu główne").get_by_role("link", name="Historia").click()
+
+    expect(page.get_by_role("heading", name="Historia gier")).to_be_visible()
+    items = page.locator(".history-item")
+    expect(items).to_have_count(6)
+    expect(items.nth(0)).to_contain_text("w toku")
+    expect(items.nth(0)).to_contain_text("kolejka 2 z 13")
+    expect(items.nth(5)).to_contain_text("Remis: Ala i Ola")
+    expect(page.locator(".history-item.is-open")).to_have_count(2)
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "history-list")
+
+    # The filter: closed until asked for; a wrong date is said next to its field.
+    page.get_by_text("Filtry").click()
+    page.get_by_label("Wariant").select_option(label="Poker kościany bez tabeli")
+    page.get_by_role("button", name="Pokaż").click()
+    expect(items).to_have_count(1)
+    expect(items.first).to_contain_text("Wygrywa Ala")
+    expect(page.get_by_text("włączone")).to_be_visible()
+    # With a filter on, the form stays open.
+    page.get_by_label("Od dnia").fill("2025-05-02")
+    page.get_by_label("Do dnia").fill("2025-05-01")
+    page.get_by_role("button", name="Pokaż").click()
+    expect(page.locator("#do-error")).to_have_text(
+        "Data „do” jest wcześniejsza niż data „od”. Popraw jedną z nich."
+    )
+    assert no_sideways_scroll(page)
+    screenshot(page, "history-filter-error")
+
+    # A game's page: the paper sheet (scrolling sideways inside its own box) and the log.
+    page.get_by_role("link", name="Wyczyść").click()
+    page.locator(f'.history-item[data-game="{ids["tie"]}"] a').click()
+    expect(page).to_have_url(re.compile(rf"/gry/{ids['tie']}/tabela$"))
+    log = page.locator(".log li")
+    expect(log).to_have_count(27)
+    corrected = page.locator(".log li.is-undone")
+    expect(corrected).to_have_count(1)
+    expect(corrected.locator("s")).to_have_text("Ala – Trzy jednakowe 21")
+    expect(corrected).to_contain_text("kolejka 2 · 6-6-6-1-2")
+    expect(log.last).to_contain_text("1. Ala – Jedynki 3")
+    assert no_sideways_scroll(page)
+    screenshot(page, "history-game")
+
+    page.goto(f"/gry/{ids['poker']}/tabela")
+    expect(page.locator(".log li")).to_have_count(14)
+    expect(page.locator(".log li").last).to_contain_text("runda 1")
+    assert no_sideways_scroll(page)
+
+
+def test_the_accounts_data_page_exports_and_imports(
+    page: Page, live_server: LiveServer, screenshot, tmp_path: Path
+):
+    # The export of one family, brought into a fresh account through the page.
+    kowalscy = sign_up(page, live_server, "Kowalscy")
+    ids = with_history(live_server, kowalscy)
+    with live_server.app.app_context():
+        document = transfer.export_account(kowalscy)
+    export = tmp_path / "kosci.json"
+    export.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    page.goto("/konto")
+    page.get_by_role("button", name="Wyloguj się").click()
+    sign_up(page, live_server, "Nowi")
+
+    page.goto("/konto")
+    page.get_by_role("link", name="Dane konta: kopia, eksport, import").click()
+    expect(page.get_by_role("heading", name="Dane konta")).to_be_visible()
+    expect(page.get_by_text("0 gier, 0 graczy")).to_be_visible()
+    page.get_by_label("Plik kopii (JSON)").set_input_files(export)
+    page.get_by_role("button", name="Wczytaj plik").click()
+
+    expect(page.get_by_text("Zaimportowano 6 gier i 4 graczy.")).to_be_visible()
+    expect(page.get_by_text("6 gier, 4 graczy")).to_be_visible()
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "account-data")
+
+    # A tampered file: nothing changes and the page says why, next to the file field.
+    document["games"][0]["turns"][0]["points"] = 50
+    export.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    page.get_by_label("Plik kopii (JSON)").set_input_files(export)
+    page.get_by_role("button", name="Wczytaj plik").click()
+    expect(page.locator("#file-error")).to_contain_text("Nic nie zaimportowano.")
+    expect(page.locator("#file-error")).to_contain_text("zapisano 50 pkt")
+    expect(page.get_by_text("6 gier, 4 graczy")).to_be_visible()
+    assert no_sideways_scroll(page)
+    screenshot(page, "account-data-error")
+
+    page.get_by_role("link", name="Historia gier").click()
+    expect(page.locator(".history-item")).to_have_count(len(ids))

@@ -1,0 +1,1038 @@
+"""Export and import of an account's whole history: the service, the JSON API and the
+`/konto/dane` page (CSRF on).
+
+Games are compared through the services (`games.load`: the rules' view built from the turns),
+never through figures typed in by hand; "nothing changed" is checked on every row of the
+database.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import dataclasses
+import io
+import json
+import re
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import dispose_engines
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+from history_builders import PASSWORD, STANDARD_SHEET, build_family, new_account, play
+from sqlalchemy import select, text
+
+from tracker import create_app
+from tracker.extensions import db
+from tracker.models import Game
+from tracker.services import Conflict, InvalidInput, accounts, games, players, transfer
+
+EXPORT = "/api/v1/export"
+IMPORT = "/api/v1/import"
+TABLES = ("accounts", "players", "games", "game_seats", "turns")
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the data tables, as plain values."""
+    with app.app_context():
+        return {
+            table: sorted(tuple(row) for row in db.session.execute(text(f"SELECT * FROM {table}")))
+            for table in TABLES
+        }
+
+
+def game_record(account_id: int, game_id: int) -> dict[str, Any]:
+    """A game as the services load it, without database ids: what must survive a round trip."""
+    view = games.load(account_id, game_id)
+    game = view.game
+    uid = db.session.scalar(select(Game.uid).where(Game.id == game_id))
+    rematch_uid = None
+    if game.rematch_of_id is not None:
+        rematch_uid = db.session.scalar(select(Game.uid).where(Game.id == game.rematch_of_id))
+    if isinstance(view, games.PokerView):
+        scores: tuple[int, ...] = tuple(view.match.round_wins)
+        rounds: Any = [
+            (r.number, [(seat, "".join(map(str, h.dice))) for seat, h in r.hands], r.winners)
+            for r in view.match.rounds
+        ]
+    else:
+        scores = view.table.scores
+        rounds = [s for s in view.table.sheets]
+    return {
+        "uid": uid,
+        "variant": game.variant,
+        "options": view.options.as_dict(),
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "rematch_of": rematch_uid,
+        "finished": view.finished,
+        "scores": scores,
+        "winners": view.winners,
+        "state": rounds,
+        "seats": [
+            (
+                s.seat,
+                s.player.name,
+                s.total,
+                s.place,
+                s.is_winner,
+                s.upper_bonuses,
+                s.generals,
+                s.extra_bonuses,
+            )
+            for s in view.seats
+        ],
+        "log": [
+            (
+                t.seq,
+                t.seat,
+                t.dice,
+                t.field,
+                t.column,
+                t.points,
+                t.extra_bonus,
+                t.created_at,
+                t.undone_at,
+            )
+            for t in view.log
+        ],
+    }
+
+
+def account_records(app: Flask, account_id: int) -> dict[str, dict[str, Any]]:
+    with app.app_context():
+        ids = db.session.scalars(select(Game.id).where(Game.account_id == account_id)).all()
+        records = [game_record(account_id, game_id) for game_id in ids]
+        return {r["uid"]: r for r in records}
+
+
+def without_moment(document: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in document.items() if k not in ("exported_at", "account")}
+
+
+def bearer(app: Flask, account_id: int) -> dict[str, str]:
+    with app.app_context():
+        _, token = accounts.create_token(account_id, "kopia")
+    return {"Authorization": f"Bearer {token}"}
+
+
+def page_csrf(client: FlaskClient, url: str) -> str:
+    html = client.get(url).get_data(as_text=True)
+    match = re.search(r'<meta name="csrf-token" content="([^"]+)"', html)
+    assert match
+    return match.group(1)
+
+
+def sign_in(client: FlaskClient, name: str) -> None:
+    token = page_csrf(client, "/logowanie")
+    response = client.post(
+        "/logowanie", data={"csrf_token": token, "name": name, "password": PASSWORD}
+    )
+    assert response.status_code == 302
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.fixture
+def family(app: Flask) -> dict[str, Any]:
+    """The Kowalscy with the games of `history_builders`, and an empty account, Nowakowie."""
+    with app.app_context():
+        kowalscy = new_account("Kowalscy")
+        ids = build_family(kowalscy)
+        nowakowie = new_account("Nowakowie")
+        document = transfer.export_account(kowalscy)
+    return {"source": kowalscy, "target": nowakowie, "ids": ids, "document": document}
+
+
+# --- export then import ----------------------------------------------------------------------
+
+
+def test_export_then_import_into_a_fresh_account_gives_identical_games(
+    app: Flask, family: dict[str, Any]
+):
+    with app.app_context():
+        result = transfer.import_account(family["target"], family["document"])
+
+    assert result == transfer.ImportResult(games=6, players=4)
+    source = account_records(app, family["source"])
+    copied = account_records(app, family["target"])
+    assert copied == source
+    # The family's corrections came along: struck through, in the order they were written.
+    assert sum(1 for r in copied.values() for t in r["log"] if t[-1] is not None) == 4
+    assert {r["variant"] for r in copied.values()} == {
+        "standard",
+        "ordered",
+        "scandinavian",
+        "poker",
+        "triple",
+    }
+
+
+def test_the_imported_account_exports_the_same_document(app: Flask, family: dict[str, Any]):
+    with app.app_context():
+        transfer.import_account(family["target"], family["document"])
+        again = transfer.export_account(family["target"])
+
+    assert again["account"] == "Nowakowie"
+    assert without_moment(again) == without_moment(family["document"])
+
+
+def test_the_export_describes_the_game_and_its_corrections(family: dict[str, Any]):
+    document = family["document"]
+
+    assert document["format"] == "kosci-export"
+    assert document["version"] == 1
+    assert document["account"] == "Kowalscy"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", document["exported_at"])
+    assert [p["name"] for p in document["players"]] == ["Ala", "Ola", "Jan", "Łucja"]
+    tie = document["games"][0]
+    assert tie["variant"] == "standard"
+    assert tie["options"] == {"bonus_threshold": 63}
+    assert tie["started_at"] == "2025-03-01T18:00:00Z"
+    assert [s["player"] for s in tie["seats"]] == ["Ala", "Ola"]
+    assert tie["turns"][2] == {
+        "seq": 3,
+        "seat": 0,
+        "dice": "66612",
+        "field": "three_of_a_kind",
+        "column": 0,
+        "points": 21,
+        "extra_bonus": 0,
+        "created_at": "2025-03-01T18:03:00Z",
+        "undone_at": "2025-03-01T18:03:30Z",
+    }
+    assert tie["turns"][3]["seq"] == 3  # written again after the undo
+    assert tie["turns"][3]["undone_at"] is None
+    rematch = document["games"][-1]
+    assert rematch["rematch_of"] == tie["uid"]
+    ordered = document["games"][1]
+    assert ordered["options"] == {"bonus_threshold": 42}
+    poker = document["games"][3]
+    assert poker["turns"][0] == {
+        "seq": 1,
+        "seat": 0,
+        "dice": "66666",
+        "field": None,
+        "column": None,
+        "points": None,
+        "extra_bonus": 0,
+        "created_at": "2025-05-01T21:31:00Z",
+        "undone_at": None,
+    }
+
+
+def test_a_second_import_changes_nothing(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    headers = bearer(app, family["target"])
+    body = json.dumps(family["document"])
+
+    first = client.post(IMPORT, data=body, headers=headers, content_type="application/json")
+    before = snapshot(app)
+    second = client.post(IMPORT, data=body, headers=headers, content_type="application/json")
+
+    assert first.status_code == 200
+    assert first.get_json() == {"imported": {"games": 6, "players": 4}}
+    assert second.status_code == 200
+    assert second.get_json() == {"imported": {"games": 0, "players": 0}}
+    assert snapshot(app) == before
+
+
+def test_importing_into_the_same_account_creates_nothing(app: Flask, family: dict[str, Any]):
+    before = snapshot(app)
+
+    with app.app_context():
+        result = transfer.import_account(family["source"], family["document"])
+
+    assert result == transfer.ImportResult(games=0, players=0, skipped=6)
+    assert snapshot(app) == before
+
+
+def test_players_are_matched_by_name_whatever_the_case(app: Flask, family: dict[str, Any]):
+    tie_uid = family["document"]["games"][0]["uid"]
+    with app.app_context():
+        mine = games.create_game(family["target"], "standard", ["ALA", "Babcia Zosia"])
+        result = transfer.import_account(family["target"], family["document"])
+        tie = db.session.scalar(
+            select(Game).where(Game.account_id == family["target"], Game.uid == tie_uid)
+        )
+        tie_names = [s.player.name for s in tie.seats]
+        mine_names = [s.player.name for s in games.load(family["target"], mine.id).seats]
+        names = sorted(p.name for p in players.list_players(family["target"]))
+
+    assert result.players == 3  # Ola, Jan and Łucja: "Ala" is the account's ALA
+    assert tie_names == ["ALA", "Ola"]
+    assert mine_names == ["ALA", "Babcia Zosia"]
+    assert names == sorted(["ALA", "Babcia Zosia", "Ola", "Jan", "Łucja"])
+
+
+def test_cached_figures_are_recomputed_from_the_turns_not_read_from_the_file(
+    app: Flask, family: dict[str, Any]
+):
+    document = copy.deepcopy(family["document"])
+    for game in document["games"]:
+        for seat in game["seats"]:
+            seat.update(total=999, place=7, is_winner=True, generals=5, upper_bonuses=3)
+
+    with app.app_context():
+        transfer.import_account(family["target"], document)
+
+    assert account_records(app, family["target"]) == account_records(app, family["source"])
+
+
+def test_recomputing_after_an_import_changes_nothing(app: Flask, family: dict[str, Any]):
+    with app.app_context():
+        transfer.import_account(family["target"], family["document"])
+    before = snapshot(app)
+
+    with app.app_context():
+        games.recompute_all()
+
+    assert snapshot(app) == before
+
+
+def test_a_file_without_finished_at_takes_the_last_turns_time(app: Flask, family: dict[str, Any]):
+    document = copy.deepcopy(family["document"])
+    for game in document["games"]:
+        game["finished_at"] = None
+
+    with app.app_context():
+        transfer.import_account(family["target"], document)
+        copied = {
+            g.uid: g.finished_at
+            for g in db.session.scalars(
+                select(Game)
+                .where(Game.account_id == family["target"])
+                .execution_options(populate_existing=True)
+            )
+        }
+
+    tie = document["games"][0]
+    assert copied[tie["uid"]] == datetime(2025, 3, 1, 18, 27)  # its 27th turn, the last
+    assert copied[document["games"][-1]["uid"]] is None  # the rematch is unfinished
+
+
+def test_an_export_is_json_in_utf8_with_polish_letters(app: Flask, family: dict[str, Any]):
+    with app.app_context():
+        raw = transfer.export_json(family["source"])
+
+    assert "Łucja" in raw
+    assert json.loads(raw) == {**family["document"], "exported_at": json.loads(raw)["exported_at"]}
+
+
+# --- malformed and tampered files ---------------------------------------------------------------
+
+Mutation = Callable[[dict[str, Any]], Any]
+
+
+def set_in(path: str, value: Any) -> Mutation:
+    """A mutation setting `document[a][b]...` = value; path like "games.0.turns.1.points"."""
+
+    def mutate(document: dict[str, Any]) -> None:
+        *parents, last = [int(p) if p.isdigit() else p for p in path.split(".")]
+        target: Any = document
+        for key in parents:
+            target = target[key]
+        target[last] = value
+
+    return mutate
+
+
+def game_of(key: str) -> int:
+    return ["tie", "ordered", "scandinavian", "poker", "triple", "rematch"].index(key)
+
+
+def extra_turn_after_the_end(document: dict[str, Any]) -> None:
+    turns = document["games"][game_of("ordered")]["turns"]
+    turns.append({**turns[-1], "seq": 14, "dice": "11111", "field": "ones", "points": 5})
+
+
+def duplicate_seq(document: dict[str, Any]) -> None:
+    turns = document["games"][game_of("rematch")]["turns"]
+    turns.append({**turns[-1], "field": "fours", "dice": "44412", "points": 12})
+
+
+def out_of_turn(document: dict[str, Any]) -> None:
+    turns = document["games"][game_of("rematch")]["turns"]
+    turns[1]["seat"] = 0
+
+
+def seq_gap(document: dict[str, Any]) -> None:
+    turns = document["games"][game_of("rematch")]["turns"]
+    turns[2]["seq"] = 4
+
+
+def undone_in_the_middle(document: dict[str, Any]) -> None:
+    turns = document["games"][game_of("rematch")]["turns"]
+    turns[0]["undone_at"] = "2025-06-01T18:30:00Z"
+
+
+def nine_players(document: dict[str, Any]) -> None:
+    names = [f"Gracz {n}" for n in range(1, 10)]
+    document["players"].extend({"name": n} for n in names)
+    document["games"][game_of("rematch")]["seats"] = [{"player": n} for n in names]
+    document["games"][game_of("rematch")]["turns"] = []
+
+
+def same_player_twice(document: dict[str, Any]) -> None:
+    document["games"][game_of("rematch")]["seats"][1]["player"] = "ola"
+
+
+def duplicate_uid(document: dict[str, Any]) -> None:
+    document["games"][game_of("ordered")]["uid"] = document["games"][0]["uid"]
+
+
+def poker_hand_with_a_field(document: dict[str, Any]) -> None:
+    document["games"][game_of("poker")]["turns"][0]["field"] = "chance"
+
+
+def unknown_top_field(document: dict[str, Any]) -> None:
+    document["owner"] = "ktoś"
+
+
+MALFORMED = [
+    pytest.param(lambda d: [d], "To nie jest plik eksportu Kości", id="a-list"),
+    pytest.param(
+        set_in("format", "inna-aplikacja"), "To nie jest plik eksportu Kości", id="format"
+    ),
+    pytest.param(set_in("version", 2), "Nieobsługiwana wersja pliku eksportu: 2", id="version-2"),
+    pytest.param(set_in("version", "1"), "Nieobsługiwana wersja", id="version-as-text"),
+    pytest.param(set_in("version", True), "Nieobsługiwana wersja", id="version-true"),
+    pytest.param(unknown_top_field, "nieznane pola: owner", id="unknown-top-field"),
+    pytest.param(set_in("players", {}), "Pole players musi być listą", id="players-not-a-list"),
+    pytest.param(set_in("players.0.name", "  "), "Podaj imię gracza", id="empty-name"),
+    pytest.param(
+        set_in("games.0.turns.3.points", 22),
+        "ruch nr 3 (kolejka 2, pozycja 4 w pliku): w polu Dwójki zapisano 22 pkt, a zasady "
+        "dają za 2-2-2-4-5 6 pkt. Plik zmieniono albo jest uszkodzony.",
+        id="tampered-points",
+    ),
+    pytest.param(
+        set_in("games.0.turns.2.points", 18),
+        "w polu Trzy jednakowe zapisano 18 pkt, a zasady dają za 6-6-6-1-2 21 pkt",
+        id="tampered-points-of-a-corrected-turn",
+    ),
+    pytest.param(
+        set_in("games.1.turns.0.dice", "71123"), "Kość ma oczka od 1 do 6, a nie 7", id="die-7"
+    ),
+    pytest.param(set_in("games.1.turns.0.dice", "1112"), "dokładnie pięciu kości", id="four-dice"),
+    pytest.param(
+        set_in("games.1.turns.0.field", "sevens"),
+        "Pola 'sevens' nie ma w tabeli",
+        id="unknown-field",
+    ),
+    pytest.param(set_in("games.1.turns.0.joker", True), "nieznane pola: joker", id="unknown-key"),
+    pytest.param(set_in("games.4.turns.0.column", 3), "Kolumna 3 nie istnieje", id="bad-column"),
+    pytest.param(
+        set_in("games.1.variant", "yahtzee"), "nieznany wariant 'yahtzee'", id="unknown-variant"
+    ),
+    pytest.param(
+        set_in("games.0.options", {"bonus_threshold": 42}),
+        "bonus_threshold=42 nie obowiązuje",
+        id="options-of-another-variant",
+    ),
+    pytest.param(set_in("games.3.options", {"target_wins": 12}), "od 1 do 9", id="bad-target-wins"),
+    pytest.param(duplicate_seq, "ruch nr 3 występuje dwa razy", id="duplicate-seq"),
+    pytest.param(seq_gap, "brakuje ruchów pomiędzy", id="seq-gap"),
+    pytest.param(
+        out_of_turn,
+        "ruch zapisano graczowi Ola, a według kolejności przy stole była kolej gracza Ala",
+        id="out-of-turn",
+    ),
+    pytest.param(extra_turn_after_the_end, "gra była już zakończona", id="turn-after-the-end"),
+    pytest.param(
+        undone_in_the_middle, "cofnąć można tylko ostatni ruch", id="undone-in-the-middle"
+    ),
+    pytest.param(nine_players, "od 1 do 8 graczy, a w pliku 9", id="nine-players"),
+    pytest.param(
+        set_in("games.3.seats", [{"player": "Ala"}]), "od 2 do 8 graczy", id="poker-alone"
+    ),
+    pytest.param(same_player_twice, "siedzi przy stole dwa razy", id="same-player-twice"),
+    pytest.param(
+        set_in("games.0.seats.0.player", "Zenek"),
+        "gracza 'Zenek' nie ma na liście",
+        id="unknown-player",
+    ),
+    pytest.param(set_in("games.0.uid", "x" * 32), "32 znaki szesnastkowe", id="bad-uid"),
+    pytest.param(duplicate_uid, "ma już inna gra w tym pliku", id="duplicate-uid"),
+    pytest.param(
+        set_in("games.0.started_at", "wczoraj"),
+        "nie jest czasem w formacie ISO 8601",
+        id="bad-time",
+    ),
+    pytest.param(
+        set_in("games.0.finished_at", "9999-12-31T23:59:59-01:00"),
+        "nie jest czasem w formacie ISO 8601",
+        id="time-out-of-range",
+    ),
+    pytest.param(set_in("games.0.turns.0.seq", 0), "musi być dodatni", id="seq-zero"),
+    pytest.param(
+        set_in("games.0.turns.0.points", "3"),
+        "pole points musi być liczbą całkowitą",
+        id="points-as-text",
+    ),
+    pytest.param(
+        poker_hand_with_a_field, "w pokerze kościanym ruch to tylko kości", id="poker-field"
+    ),
+    pytest.param(set_in("games.5.rematch_of", "f" * 32), "to rewanż gry", id="rematch-of-nothing"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "message"), MALFORMED)
+def test_a_malformed_or_tampered_file_changes_nothing_and_says_what_is_wrong(
+    app: Flask, family: dict[str, Any], mutate: Mutation, message: str
+):
+    document = copy.deepcopy(family["document"])
+    document = mutate(document) or document
+    headers = bearer(app, family["target"])
+    before = snapshot(app)
+
+    response = app.test_client().post(IMPORT, json=document, headers=headers)
+
+    assert response.status_code == 400, response.get_json()
+    error = response.get_json()["error"]
+    assert error.startswith("Nic nie zaimportowano. ")
+    assert message in error
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        pytest.param(b"", "Plik jest pusty", id="empty"),
+        pytest.param(
+            b'{"format": "kosci-export",', "nie jest poprawnym JSON-em (wiersz 1", id="cut"
+        ),
+        pytest.param(b"\xff\xfe{}", "nie jest tekstem UTF-8", id="not-utf8"),
+        pytest.param(b"[" * 100_000 + b"]" * 100_000, "zbyt głęboko zagnieżdżony", id="deep"),
+    ],
+)
+def test_a_file_that_is_not_json_changes_nothing(
+    app: Flask, family: dict[str, Any], body: bytes, message: str
+):
+    before = snapshot(app)
+
+    response = app.test_client().post(
+        IMPORT, data=body, headers=bearer(app, family["target"]), content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+def test_an_import_is_all_or_nothing(app: Flask, family: dict[str, Any]):
+    """Five valid games and the sixth tampered: not one game, not one player is imported."""
+    document = copy.deepcopy(family["document"])
+    document["games"][-1]["turns"][-1]["points"] += 1
+    before = snapshot(app)
+
+    with app.app_context(), pytest.raises(InvalidInput) as refused:
+        transfer.import_account(family["target"], document)
+
+    assert "Gra nr 6 z 1.06.2025, Kości (tabela polska), gracze: Ola, Ala – ruch nr 3" in (
+        refused.value.message
+    )
+    assert snapshot(app) == before
+
+
+def test_a_database_error_midway_rolls_the_whole_import_back(
+    app: Flask, family: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+):
+    before = snapshot(app)
+    real = transfer._cache_results
+    calls = []
+
+    def fail_on_the_third(view: Any) -> None:
+        calls.append(view)
+        if len(calls) == 3:
+            raise RuntimeError("dysk pełny")
+        real(view)
+
+    monkeypatch.setattr(transfer, "_cache_results", fail_on_the_third)
+    with app.app_context(), pytest.raises(RuntimeError):
+        transfer.import_account(family["target"], family["document"])
+
+    assert snapshot(app) == before
+
+
+def test_two_imports_of_the_same_games_at_once_store_them_once(
+    app: Flask, family: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+):
+    """Both imports read "not there yet"; the second to write meets the unique uid."""
+    with app.app_context():
+        transfer.import_account(family["target"], family["document"])
+    before = snapshot(app)
+    real_write = transfer._write
+
+    def as_if_nothing_was_there(account_id, players, new, known):  # type: ignore[no-untyped-def]
+        games_in_file = [
+            transfer._parse_game(g, n, players)
+            for n, g in enumerate(family["document"]["games"], 1)
+        ]
+        return real_write(account_id, players, games_in_file, {})
+
+    monkeypatch.setattr(transfer, "_write", as_if_nothing_was_there)
+    with app.app_context(), pytest.raises(Conflict) as refused:
+        transfer.import_account(family["target"], family["document"])
+
+    assert "W tym samym czasie zapisano te same gry" in refused.value.message
+    assert snapshot(app) == before
+
+
+# --- CSV -------------------------------------------------------------------------------------
+
+
+def test_csv_has_a_row_per_player_per_game_with_ties_and_poker_round_wins(
+    app: Flask, family: dict[str, Any]
+):
+    with app.app_context():
+        raw = transfer.export_csv(family["source"])
+        uids = {k: db.session.get(Game, i).uid for k, i in family["ids"].items()}
+
+    assert raw.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(raw[1:]), delimiter=";"))
+    assert rows[0] == [
+        "Data",
+        "Wariant",
+        "Gracz",
+        "Punkty",
+        "Wygrane rundy",
+        "Miejsce",
+        "Zwycięzca",
+        "Zakończona",
+        "Gra",
+    ]
+    by_game = {}
+    for row in rows[1:]:
+        by_game.setdefault(row[-1], []).append(row[:-1])
+    # A tie: both share first place and both won. Times are Warsaw's (UTC+1 in March).
+    assert by_game[uids["tie"]] == [
+        ["2025-03-01 19:00", "Kości (tabela polska)", "Ala", "308", "", "1", "tak", "tak"],
+        ["2025-03-01 19:00", "Kości (tabela polska)", "Ola", "308", "", "1", "tak", "tak"],
+    ]
+    # Poker: round wins, not points; one round was a draw, so the wins add up to 3 of 4.
+    assert by_game[uids["poker"]] == [
+        ["2025-05-01 23:30", "Poker kościany bez tabeli", "Ala", "", "2", "1", "tak", "tak"],
+        ["2025-05-01 23:30", "Poker kościany bez tabeli", "Łucja", "", "0", "3", "nie", "tak"],
+        ["2025-05-01 23:30", "Poker kościany bez tabeli", "Jan", "", "1", "2", "nie", "tak"],
+    ]
+    # Unfinished: no place and no winner yet.
+    assert by_game[uids["rematch"]] == [
+        ["2025-06-01 20:00", "Kości (tabela polska)", "Ola", "12", "", "", "", "nie"],
+        ["2025-06-01 20:00", "Kości (tabela polska)", "Ala", "6", "", "", "", "nie"],
+    ]
+    assert len(rows) == 1 + 2 + 1 + 2 + 3 + 1 + 2
+
+
+def test_a_player_named_like_a_formula_stays_text_in_csv(app: Flask):
+    with app.app_context():
+        account_id = new_account("Kowalscy")
+        games.create_game(account_id, "standard", ["=1+1", "Ola"])
+        raw = transfer.export_csv(account_id)
+
+    assert ";'=1+1;" in raw
+
+
+def test_csv_download_is_utf8_with_a_byte_order_mark(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    sign_in(client, "Kowalscy")
+
+    response = client.get("/konto/dane/wyniki.csv")
+
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    assert response.data.startswith(b"\xef\xbb\xbfData;Wariant;")
+    assert "Łucja".encode() in response.data
+    assert response.headers["Content-Disposition"].startswith("attachment;")
+    assert ".csv" in response.headers["Content-Disposition"]
+
+
+def test_json_download_is_the_export(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    sign_in(client, "Kowalscy")
+
+    response = client.get("/konto/dane/kosci.json")
+
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    assert "attachment" in response.headers["Content-Disposition"]
+    assert "kosci-Kowalscy-" in response.headers["Content-Disposition"]
+    assert without_moment(json.loads(response.data)) == without_moment(family["document"])
+
+
+# --- the web page ------------------------------------------------------------------------------
+
+
+def upload(client: FlaskClient, content: bytes, token: str | None = None, name: str = "k.json"):
+    """Post the import form as a browser does (multipart, the file and the CSRF token)."""
+    boundary = "----kosci-test-boundary"
+    parts = []
+    if token is not None:
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'
+            f"{token}\r\n".encode()
+        )
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+        "Content-Type: application/json\r\n\r\n".encode()
+        + content
+        + b"\r\n"
+    )
+    parts.append(f"--{boundary}--\r\n".encode())
+    return client.post(
+        "/konto/dane",
+        data=b"".join(parts),
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
+
+
+def test_the_account_page_links_to_the_data_page(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    sign_in(client, "Kowalscy")
+
+    account = client.get("/konto").get_data(as_text=True)
+    page = client.get("/konto/dane").get_data(as_text=True)
+
+    assert 'href="/konto/dane"' in account
+    assert 'href="/konto/dane/kosci.json"' in page
+    assert 'href="/konto/dane/wyniki.csv"' in page
+    assert 'enctype="multipart/form-data"' in page
+    assert 'name="csrf_token"' in page
+    assert "6 gier, 4 graczy" in text_of(page)
+
+
+def test_importing_through_the_page_with_csrf(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+    content = json.dumps(family["document"]).encode()
+
+    first = upload(client, content, page_csrf(client, "/konto/dane"))
+    page = client.get("/konto/dane").get_data(as_text=True)
+    second = upload(client, content, page_csrf(client, "/konto/dane"))
+    again = client.get("/konto/dane").get_data(as_text=True)
+
+    assert first.status_code == 303
+    assert first.headers["Location"] == "/konto/dane"
+    assert "Zaimportowano 6 gier i 4 graczy." in page
+    assert second.status_code == 303
+    assert "nie wniósł nic nowego" in again
+    assert account_records(app, family["target"]) == account_records(app, family["source"])
+
+
+def test_the_page_says_which_games_were_already_there(app: Flask, family: dict[str, Any]):
+    part = {**family["document"], "games": family["document"]["games"][:3]}
+    with app.app_context():
+        transfer.import_account(family["target"], part)
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+
+    upload(client, json.dumps(family["document"]).encode(), page_csrf(client, "/konto/dane"))
+
+    page = client.get("/konto/dane").get_data(as_text=True)
+    assert "Zaimportowano 3 gry i 0 graczy. Pominięto 3 gry, które już były na koncie." in page
+
+
+def test_importing_through_the_page_without_csrf_is_refused(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+    before = snapshot(app)
+
+    response = upload(client, json.dumps(family["document"]).encode())
+
+    assert response.status_code == 400
+    assert "Formularz wygasł" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_a_bad_file_on_the_page_is_explained_next_to_the_file_field(
+    app: Flask, family: dict[str, Any]
+):
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+    document = copy.deepcopy(family["document"])
+    document["games"][1]["turns"][0]["dice"] = "71123"
+    before = snapshot(app)
+
+    response = upload(client, json.dumps(document).encode(), page_csrf(client, "/konto/dane"))
+
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    error = re.search(r'<p class="error" id="file-error">(.*?)</p>', html, re.S)
+    assert error
+    assert "Nic nie zaimportowano." in error.group(1)
+    assert "Kość ma oczka od 1 do 6, a nie 7" in error.group(1)
+    assert 'aria-invalid="true"' in html
+    assert snapshot(app) == before
+
+
+def test_the_page_asks_for_a_file_when_none_is_chosen(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+
+    response = client.post(
+        "/konto/dane",
+        data={"csrf_token": page_csrf(client, "/konto/dane")},
+        content_type="multipart/form-data",
+    )
+
+    assert response.status_code == 400
+    assert "Wybierz plik pobrany jako" in response.get_data(as_text=True)
+
+
+def test_the_data_pages_need_sign_in(client: FlaskClient):
+    for url in ("/konto/dane", "/konto/dane/kosci.json", "/konto/dane/wyniki.csv", "/historia"):
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response.headers["Location"].startswith("/logowanie")
+
+
+# --- large files -----------------------------------------------------------------------------
+
+
+def padded(document: dict[str, Any], size: int) -> bytes:
+    """The export made `size` bytes long with trailing white space: still the same JSON."""
+    raw = json.dumps(document).encode()
+    return raw + b" " * (size - len(raw))
+
+
+def test_the_import_accepts_files_over_the_apps_1_mb_limit(app: Flask, family: dict[str, Any]):
+    body = padded(family["document"], 3 * 1024 * 1024)
+    client = app.test_client()
+
+    api = client.post(
+        IMPORT, data=body, headers=bearer(app, family["target"]), content_type="application/json"
+    )
+
+    assert app.config["MAX_CONTENT_LENGTH"] == 1024 * 1024
+    assert api.status_code == 200, api.get_json()
+    assert api.get_json() == {"imported": {"games": 6, "players": 4}}
+    web = app.test_client()
+    sign_in(web, "Kowalscy")
+    page = upload(web, body, page_csrf(web, "/konto/dane"))
+    assert page.status_code == 303
+    # Everywhere else the 1 MB limit stands.
+    other = client.post(
+        "/api/v1/games",
+        data=b" " * (2 * 1024 * 1024),
+        headers=bearer(app, family["target"]),
+        content_type="application/json",
+    )
+    assert other.status_code == 413
+
+
+def test_a_file_over_32_mb_is_refused_in_polish(app: Flask, family: dict[str, Any]):
+    body = padded(family["document"], transfer.MAX_FILE_BYTES + 1)
+    client = app.test_client()
+    before = snapshot(app)
+
+    api = client.post(
+        IMPORT, data=body, headers=bearer(app, family["target"]), content_type="application/json"
+    )
+    web = app.test_client()
+    sign_in(web, "Nowakowie")
+    page = upload(web, body, page_csrf(web, "/konto/dane"))
+
+    assert api.status_code == 413
+    assert api.get_json() == {"error": "Plik eksportu może mieć najwyżej 32 MB."}
+    assert page.status_code == 413
+    assert "Plik jest za duży: najwyżej 32 MB." in page.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+# --- the API ---------------------------------------------------------------------------------
+
+
+def test_the_api_export_is_the_services_export(app: Flask, family: dict[str, Any]):
+    response = app.test_client().get(EXPORT, headers=bearer(app, family["source"]))
+
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    assert without_moment(response.get_json()) == without_moment(family["document"])
+
+
+@pytest.mark.parametrize(("method", "url"), [("get", EXPORT), ("post", IMPORT)])
+def test_the_api_needs_a_token(app: Flask, family: dict[str, Any], method: str, url: str):
+    before = snapshot(app)
+
+    response = getattr(app.test_client(), method)(url, json=family["document"])
+
+    assert response.status_code == 401
+    assert "Brak tokenu" in response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+# --- isolation --------------------------------------------------------------------------------
+
+
+def test_an_export_holds_only_the_accounts_own_data(app: Flask, family: dict[str, Any]):
+    with app.app_context():
+        other = new_account("Sąsiedzi")
+        theirs = games.create_game(other, "standard", ["Zenek", "Ala"])
+        play(other, theirs.id, [STANDARD_SHEET[0]])
+        document = transfer.export_account(family["source"])
+        empty = transfer.export_account(family["target"])
+
+    raw = json.dumps(document, ensure_ascii=False)
+    assert "Zenek" not in raw
+    assert theirs.uid not in raw
+    assert len(document["games"]) == 6
+    assert empty["games"] == []
+    assert empty["players"] == []
+
+
+def test_importing_into_another_account_leaves_the_source_untouched(
+    app: Flask, family: dict[str, Any]
+):
+    source = account_records(app, family["source"])
+
+    with app.app_context():
+        transfer.import_account(family["target"], family["document"])
+        source_games = db.session.scalars(
+            select(Game.id).where(Game.account_id == family["source"])
+        ).all()
+        target_games = db.session.scalars(
+            select(Game.id).where(Game.account_id == family["target"])
+        ).all()
+
+    assert account_records(app, family["source"]) == source
+    assert len(source_games) == len(target_games) == 6
+    assert set(source_games).isdisjoint(target_games)
+
+
+def test_another_accounts_history_game_page_is_404(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+
+    for key in ("tie", "poker", "rematch"):
+        game_id = family["ids"][key]
+        assert client.get(f"/gry/{game_id}/tabela").status_code == 404
+    history = client.get("/historia").get_data(as_text=True)
+    assert "Nie ma jeszcze żadnej gry" in history
+
+
+# --- the uid column ------------------------------------------------------------------------------
+
+
+def test_every_game_gets_its_own_uid(app: Flask, family: dict[str, Any]):
+    with app.app_context():
+        uids = db.session.scalars(select(Game.uid)).all()
+
+    assert len(uids) == len(set(uids)) == 6
+    assert all(re.fullmatch(r"[0-9a-f]{32}", uid) for uid in uids)
+
+
+def test_upgrading_fills_a_uid_for_existing_games_and_keeps_every_row(tmp_path: Path):
+    """The migration rebuilds `games` (SQLite batch mode): seats and turns refer to it with
+    ON DELETE CASCADE, so foreign keys must be off meanwhile or they would all be deleted."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}",
+        },
+        instance_path=tmp_path / "instance",
+    )
+    try:
+        with app.app_context():
+            upgrade(revision="589dd0f99f21")  # before the uid
+            db.session.execute(
+                text(
+                    "INSERT INTO accounts (id, name, name_key, password_hash, created_at) "
+                    "VALUES (1, 'K', 'k', '!', '2025-01-01 10:00:00')"
+                )
+            )
+            db.session.execute(
+                text(
+                    "INSERT INTO players (id, account_id, name, name_key, created_at) "
+                    "VALUES (1, 1, 'Ala', 'ala', '2025-01-01 10:00:00')"
+                )
+            )
+            for game_id, rematch in ((1, "NULL"), (2, "1")):
+                db.session.execute(
+                    text(
+                        "INSERT INTO games (id, account_id, variant, options, started_at, "
+                        f"rematch_of_id) VALUES ({game_id}, 1, 'standard', '{{}}', "
+                        f"'2025-01-01 10:00:00', {rematch})"
+                    )
+                )
+                db.session.execute(
+                    text(
+                        "INSERT INTO game_seats (game_id, player_id, seat, total, is_winner) "
+                        f"VALUES ({game_id}, 1, 0, 3, 0)"
+                    )
+                )
+                db.session.execute(
+                    text(
+                        "INSERT INTO turns (game_id, seq, seat, dice, field, column, points, "
+                        f"extra_bonus, created_at) VALUES ({game_id}, 1, 0, '11123', 'ones', 0, "
+                        "3, 0, '2025-01-01 10:01:00')"
+                    )
+                )
+            db.session.commit()
+
+            upgrade()
+
+            rows = db.session.execute(text("SELECT id, uid, rematch_of_id FROM games")).all()
+            seats = db.session.scalar(text("SELECT count(*) FROM game_seats"))
+            turns = db.session.scalar(text("SELECT count(*) FROM turns"))
+            foreign_keys = db.session.scalar(text("PRAGMA foreign_keys"))
+            view = games.load(1, 2)
+    finally:
+        dispose_engines(app)
+
+    assert [(r.id, r.rematch_of_id) for r in rows] == [(1, None), (2, 1)]
+    assert len({r.uid for r in rows}) == 2
+    assert all(re.fullmatch(r"[0-9a-f]{32}", r.uid) for r in rows)
+    assert (seats, turns) == (2, 2)
+    assert foreign_keys == 1  # on again for the app
+    assert view.table.scores == (3,)
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+ID_KEYS = re.compile(r"(^|_)ids?$")
+
+
+def without_ids(value: Any) -> Any:
+    """A statistics result as plain data, every database id left out."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: without_ids(v) for k, v in value.items() if not ID_KEYS.search(str(k))}
+    if isinstance(value, list | tuple):
+        return [without_ids(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted(map(repr, (without_ids(v) for v in value)))
+    return value
+
+
+def test_export_then_import_gives_identical_statistics(app: Flask, family: dict[str, Any]):
+    stats = pytest.importorskip("tracker.services.stats")
+    with app.app_context():
+        transfer.import_account(family["target"], family["document"])
+        results = {}
+        for key in ("source", "target"):
+            account_id = family[key]
+            f = stats.Filters()
+            people = {p.name: p for p in players.list_players(account_id)}
+            results[key] = {
+                "api": stats.api_summary(account_id, f),
+                "overview": without_ids(stats.overview(account_id, f)),
+                "players": {
+                    name: without_ids(stats.player_report(account_id, player, f))
+                    for name, player in people.items()
+                },
+            }
+
+    assert results["source"]["api"]["games"] == 4  # the finished ones
+    assert results["target"] == results["source"]

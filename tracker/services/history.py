@@ -1,0 +1,137 @@
+"""The history of an account's games: every game, newest first, filtered and a page at a time.
+
+Results come from the figures cached on the seats (derived from the turns, see
+`tracker.models`); how far an unfinished game got is counted from its turns in force. A page
+costs four queries however many games the account has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from .. import rules
+from ..extensions import db
+from ..models import Game, GameSeat, Turn
+
+PAGE_SIZE = 30
+
+
+@dataclass(frozen=True)
+class HistoryFilters:
+    """Which games to list; None is "any". Times are UTC, as stored: from inclusive, until
+    exclusive (the view turns local calendar days into these)."""
+
+    variant: str | None = None
+    player_id: int | None = None
+    started_from: datetime | None = None
+    started_until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    name: str
+    total: int  # points; round wins in dice poker
+    place: int | None  # once the game is over
+    winner: bool
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    game: Game
+    variant_name: str
+    seats: tuple[SeatResult, ...]  # in seating order
+    turns_played: int  # turns in force
+    round: int  # the round (kolejka) being played, or the last one once the game is over
+    rounds: int | None  # rounds in the whole game; None for dice poker (no fixed number)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished
+
+    @property
+    def poker(self) -> bool:
+        return self.game.variant == rules.POKER
+
+    @property
+    def winners(self) -> list[str]:
+        return [s.name for s in self.seats if s.winner] if self.finished else []
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    entries: list[HistoryEntry]
+    page: int  # 1-based
+    pages: int  # at least 1, also when nothing matches
+    total: int  # games matching the filters, on every page
+
+    @property
+    def newer(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def older(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
+
+
+def search(
+    account_id: int, filters: HistoryFilters, page: int = 1, per_page: int = PAGE_SIZE
+) -> HistoryPage:
+    """The account's games matching `filters`, newest first; a page past the last shows the
+    last one."""
+    conditions = [Game.account_id == account_id]
+    if filters.variant is not None:
+        conditions.append(Game.variant == filters.variant)
+    if filters.player_id is not None:
+        conditions.append(
+            Game.id.in_(select(GameSeat.game_id).where(GameSeat.player_id == filters.player_id))
+        )
+    if filters.started_from is not None:
+        conditions.append(Game.started_at >= filters.started_from)
+    if filters.started_until is not None:
+        conditions.append(Game.started_at < filters.started_until)
+
+    total = db.session.scalar(select(func.count(Game.id)).where(*conditions)) or 0
+    pages = max(1, -(-total // per_page))
+    page = min(max(page, 1), pages)
+    games = list(
+        db.session.scalars(
+            select(Game)
+            .where(*conditions)
+            .options(selectinload(Game.seats))
+            .order_by(Game.started_at.desc(), Game.id.desc())
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+        )
+    )
+    played: dict[int, int] = {}
+    if games:
+        played = {
+            game_id: count
+            for game_id, count in db.session.execute(
+                select(Turn.game_id, func.count())
+                .where(Turn.game_id.in_([g.id for g in games]), Turn.undone_at.is_(None))
+                .group_by(Turn.game_id)
+            )
+        }
+    return HistoryPage([_entry(g, played.get(g.id, 0)) for g in games], page, pages, total)
+
+
+def _entry(game: Game, turns_played: int) -> HistoryEntry:
+    players = max(len(game.seats), 1)
+    # Dice poker has no fixed number of rounds; a table game has one turn per field and column.
+    rounds = None if game.variant == rules.POKER else rules.find_variant(game.variant).turns
+    current = turns_played // players + 1
+    if game.finished:
+        current = -(-turns_played // players)  # the round the last turn was written in
+    return HistoryEntry(
+        game=game,
+        variant_name=rules.VARIANT_NAMES.get(game.variant, game.variant),
+        seats=tuple(SeatResult(s.player.name, s.total, s.place, s.is_winner) for s in game.seats),
+        turns_played=turns_played,
+        round=current if rounds is None else min(current, rounds),
+        rounds=rounds,
+    )

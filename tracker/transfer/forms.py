@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+
+
+class ImportForm(FlaskForm):
+    file = FileField(
+        "Plik kopii (JSON)",
+        validators=[FileRequired("Wybierz plik pobrany jako „Pobierz wszystko (JSON)”.")],
+        render_kw={"accept": ".json,application/json"},
+    )

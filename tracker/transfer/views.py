@@ -1,0 +1,138 @@
+"""`/konto/dane`: download the account's whole history, or bring an export back in.
+
+The import form is the one form allowed past the app's 1 MB request limit (an account's export
+outgrows it): the view raises the limit for its own request to `transfer.MAX_FILE_BYTES` before
+anything reads the body, so it checks the CSRF token itself instead of the app-wide check (which
+would read the body first, under the 1 MB limit).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_login import current_user, login_required
+from sqlalchemy import func, select
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from ..extensions import csrf, db
+from ..history.views import DEFAULT_TIMEZONE, plural
+from ..models import Game, Player
+from ..services import ServiceError, transfer
+from .forms import ImportForm
+
+bp = Blueprint("transfer", __name__)
+
+TOO_LARGE = f"Plik jest za duży: najwyżej {transfer.MAX_FILE_BYTES // (1024 * 1024)} MB."
+
+
+def _account_id() -> int:
+    return int(current_user.id)
+
+
+def _zone_name() -> str:
+    return str(current_app.config.get("KOSCI_TIMEZONE", DEFAULT_TIMEZONE))
+
+
+def _file_name(extension: str) -> str:
+    """ "kosci-Kowalscy-2025-05-03.json": whose data and from when, safe in any file system."""
+    name = re.sub(r"[^\w]+", "-", current_user.name).strip("-") or "konto"
+    today = datetime.now(UTC).astimezone(ZoneInfo(_zone_name())).date()
+    return f"kosci-{name}-{today.isoformat()}.{extension}"
+
+
+def _render(form: ImportForm, status: int = 200) -> ResponseReturnValue:
+    account_id = _account_id()
+    games = db.session.scalar(select(func.count(Game.id)).where(Game.account_id == account_id))
+    players = db.session.scalar(
+        select(func.count(Player.id)).where(Player.account_id == account_id)
+    )
+    return render_template(
+        "transfer/data.html",
+        form=form,
+        games=games or 0,
+        players=players or 0,
+        max_mb=transfer.MAX_FILE_BYTES // (1024 * 1024),
+        plural=plural,
+    ), status
+
+
+@bp.get("/konto/dane")
+@login_required
+def data() -> ResponseReturnValue:
+    return _render(ImportForm(formdata=None))
+
+
+@bp.get("/konto/dane/kosci.json")
+@login_required
+def download_json() -> ResponseReturnValue:
+    body = transfer.export_json(_account_id()).encode()
+    return send_file(
+        io.BytesIO(body),
+        mimetype="application/json",
+        as_attachment=True,
+        download_name=_file_name("json"),
+        max_age=0,
+    )
+
+
+@bp.get("/konto/dane/wyniki.csv")
+@login_required
+def download_csv() -> ResponseReturnValue:
+    body = transfer.export_csv(_account_id(), timezone=_zone_name()).encode()
+    return send_file(
+        io.BytesIO(body),
+        mimetype="text/csv; charset=utf-8",
+        as_attachment=True,
+        download_name=_file_name("csv"),
+        max_age=0,
+    )
+
+
+@bp.post("/konto/dane")
+@csrf.exempt  # checked below, once the larger limit is in place
+@login_required
+def upload() -> ResponseReturnValue:
+    request.max_content_length = transfer.MAX_FILE_BYTES
+    try:
+        csrf.protect()  # reads the form: the body, up to the raised limit
+    except RequestEntityTooLarge:
+        form = ImportForm(formdata=None)
+        form.file.errors = [TOO_LARGE]
+        return _render(form, 413)
+    form = ImportForm()
+    if not form.validate_on_submit():
+        return _render(form, 400)
+    try:
+        document = transfer.parse_export_file(form.file.data.read())
+        result = transfer.import_account(_account_id(), document)
+    except ServiceError as exc:
+        form.file.errors = [exc.message]
+        return _render(form, exc.status)
+    flash(_result_text(result), "success")
+    return redirect(url_for("transfer.data"), code=303)
+
+
+def _result_text(result: transfer.ImportResult) -> str:
+    if not result.games and not result.players:
+        return "Plik jest poprawny, ale nie wniósł nic nowego: wszystkie jego gry już są na koncie."
+    games = f"{result.games} {plural(result.games, 'grę', 'gry', 'gier')}"
+    players = f"{result.players} {plural(result.players, 'gracza', 'graczy', 'graczy')}"
+    text = f"Zaimportowano {games} i {players}."
+    if result.skipped:
+        skipped = plural(result.skipped, "grę", "gry", "gier")
+        text += f" Pominięto {result.skipped} {skipped}, które już były na koncie."
+    return text
