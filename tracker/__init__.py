@@ -12,7 +12,7 @@ from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from tracker import api, arbiter, auth, games, main, stats
+from tracker import api, arbiter, auth, games, history, main, stats, transfer
 from tracker.cli import serve_command
 from tracker.commands import create_account_command, create_token_command, recompute_command
 from tracker.errors import KosciRequest, render_error
@@ -82,6 +82,7 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         )
     app.request_class = KosciRequest
     app.json.ensure_ascii = False  # readable Polish in curl
+    app.json.sort_keys = False  # keys in the documented order, and no sorting cost per answer
 
 
 def _load_or_create_secret_key(path: Path) -> str:
@@ -135,6 +136,8 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(arbiter.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(stats.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(transfer.bp)
 
 
 def _register_error_handlers(app: Flask) -> None:

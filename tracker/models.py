@@ -4,6 +4,7 @@ recomputed with `flask --app tracker recompute`."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +17,10 @@ from .extensions import db, login_manager
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_uid() -> str:
+    return uuid.uuid4().hex
 
 
 def name_key(name: str) -> str:
@@ -51,10 +56,14 @@ class Game(db.Model):
     __table_args__ = (
         Index("ix_games_account_started", "account_id", "started_at"),
         Index("ix_games_account_finished", "account_id", "finished_at"),
+        # An export names each game by its uid, so importing the same file again finds the games
+        # it already brought in. Unique per account: one file may go into several accounts.
+        UniqueConstraint("account_id", "uid"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    uid: Mapped[str] = mapped_column(String(32), default=new_uid)  # uuid4, 32 hex digits
     variant: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -83,6 +92,19 @@ class GameSeat(db.Model):
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
         UniqueConstraint("game_id", "player_id"),
+        # Statistics read every seat of the games they cover: with this index they never touch
+        # the table (docs/benchmarks.md, "Statistics").
+        Index(
+            "ix_game_seats_results",
+            "game_id",
+            "player_id",
+            "seat",
+            "is_winner",
+            "total",
+            "generals",
+            "upper_bonuses",
+            "extra_bonuses",
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -120,6 +142,10 @@ class Turn(db.Model):
             sqlite_where=text("undone_at IS NULL"),
             postgresql_where=text("undone_at IS NULL"),
         ),
+        # A player's per-field figures from the turns in force, without touching the table.
+        # Not partial: without ANALYZE statistics SQLite would rather use the unique index
+        # above, which reads every player's turns of a game (twice as slow, measured).
+        Index("ix_turns_by_seat", "game_id", "seat", "undone_at", "field", "points"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

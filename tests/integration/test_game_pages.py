@@ -132,6 +132,8 @@ def test_sign_up_signs_in_and_the_home_page_offers_a_new_game(client: FlaskClien
     nav = home.split('aria-label="Menu główne"', 1)[1].split("</nav>", 1)[0]
     assert [label for label in re.findall(r">(\w+)</a>", nav)] == [
         "Gry",
+        "Statystyki",
+        "Historia",
         "Sędzia",
         "Zasady",
         "Konto",

@@ -38,4 +38,4 @@ def error_response(message: str, status: int, headers: Iterable[tuple[str, str]]
 
 # Endpoint modules, imported last because they import `bp` from here:
 # from tracker.api import score  # noqa: E402, F401
-from tracker.api import games, rules_api  # noqa: E402, F401
+from tracker.api import games, rules_api, stats, transfer  # noqa: E402, F401

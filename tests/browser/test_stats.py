@@ -1,0 +1,129 @@
+"""The statistics pages on a 360 px phone: charts drawn and named, no sideways scroll, the filter
+form, the player page. The games are played through the services (see `stats_builders`)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+from stats_builders import build_family, random_games
+
+from tracker.extensions import db
+from tracker.models import Account
+
+from .test_game_play import no_sideways_scroll, sign_up
+
+CHARTS = ("chart-variants", "chart-months", "chart-wins", "chart-totals-standard")
+
+
+def family_with_games(live_server, account_name: str) -> None:
+    with live_server.app.app_context():
+        account_id = db.session.scalar(select(Account.id).where(Account.name == account_name))
+        build_family(account_id)
+        random_games(account_id, ["Ala", "Ola", "Jan", "Babcia Ela"], 14, datetime(2025, 6, 2, 17))
+
+
+def small_tap_targets(page: Page) -> list[str]:
+    """Links, buttons, fields and summaries in the page's main part lower than 48 px."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll(
+              'main a, main button, main summary, main select, main input, main label.choice')]
+            .filter(el => el.offsetParent !== null && el.type !== 'checkbox')
+            .filter(el => el.getBoundingClientRect().height < 47.5)
+            .map(el => el.outerHTML.slice(0, 80))"""
+    )
+
+
+def assert_tap_target(page: Page, locator) -> None:
+    box = locator.bounding_box()
+    assert box is not None
+    assert box["height"] >= 48, box
+
+
+def test_statistics_page_on_a_phone(page: Page, live_server, screenshot):
+    account = sign_up(page)
+    family_with_games(live_server, account)
+
+    page.get_by_role("link", name="Statystyki").click()
+
+    expect(page).to_have_url(re.compile(r"/statystyki$"))
+    expect(page.get_by_role("heading", name="Statystyki", level=1)).to_be_visible()
+    expect(page.locator(".stats-lead")).to_have_text("21 zakończonych gier")
+    for chart_id in CHARTS:
+        chart = page.locator(f"#{chart_id}")
+        expect(chart).to_be_visible()
+        box = chart.bounding_box()
+        assert box is not None
+        assert 300 <= box["width"] <= 330, (chart_id, box)  # the whole width of a phone
+    # Screen readers get an image named by the chart's title and summary.
+    expect(
+        page.get_by_role("img", name=re.compile(r"^Gry według wariantu Najczęściej"))
+    ).to_be_visible()
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "stats")
+
+    data = page.locator("#chart-wins").locator("xpath=..").locator(".chart-data")
+    assert_tap_target(page, data.locator("summary"))
+    data.locator("summary").click()
+    expect(data.get_by_role("row", name=re.compile(r"^Jan \d+$"))).to_be_visible()
+    assert no_sideways_scroll(page)
+
+
+def test_the_filter_form_narrows_the_statistics(page: Page, live_server, screenshot):
+    account = sign_up(page)
+    family_with_games(live_server, account)
+    page.goto("/statystyki")
+
+    summary = page.locator(".filter > summary")
+    assert_tap_target(page, summary)
+    summary.click()
+    page.get_by_label("Wariant", exact=True).select_option("standard")
+    page.get_by_label("Od dnia").fill("2025-04-01")
+    page.get_by_label("Do dnia").fill("2025-05-31")
+    jan = page.locator(".filter-choices label", has_text="Jan")
+    assert_tap_target(page, jan)
+    jan.click()
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "stats-filter")
+    page.get_by_role("button", name="Pokaż").click()
+
+    expect(page).to_have_url(re.compile(r"wariant=standard&od=2025-04-01&do=2025-05-31&gracz=\d+"))
+    expect(page.locator(".stats-lead")).to_have_text("2 zakończone gry")  # G3 and Jan's G4
+    expect(page.locator(".filter-now")).to_have_text(
+        "Kości (tabela polska) · 1.04.2025 – 31.05.2025 · z udziałem: Jan"
+    )
+    expect(page.locator("#chart-variants")).to_be_visible()
+    assert no_sideways_scroll(page)
+
+    page.locator(".filter > summary").click()
+    page.get_by_role("link", name="Wyczyść filtr").click()
+    expect(page.locator(".stats-lead")).to_have_text("21 zakończonych gier")
+
+
+def test_player_page_on_a_phone(page: Page, live_server, screenshot):
+    account = sign_up(page)
+    family_with_games(live_server, account)
+    page.goto("/gracze")
+
+    link = page.get_by_role("link", name="Statystyki gracza Ola")
+    assert_tap_target(page, link)
+    link.click()
+
+    expect(page.get_by_role("heading", name="Ola", level=1)).to_be_visible()
+    expect(page.locator("#chart-timeline")).to_be_visible()
+    expect(page.locator("#chart-totals")).to_be_visible()
+    expect(page.get_by_role("heading", name="Pola tabeli")).to_be_visible()
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "stats-player")
+
+    page.get_by_role("link", name="Tabela skandynawska").click()
+    expect(page).to_have_url(re.compile(r"wariant=scandinavian"))
+    expect(
+        page.get_by_role("img", name=re.compile(r"^Wyniki w kolejnych grach – Tabela skandynawska"))
+    ).to_be_visible()
+    assert no_sideways_scroll(page)

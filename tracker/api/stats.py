@@ -1,0 +1,54 @@
+"""`GET /api/v1/stats`: the account's statistics of finished games (bearer token required).
+
+Query parameters, all optional: `variant` (a variant id), `player` (a name, case ignored: games
+that player took part in; repeat it for games all of them played together), `from` and `to`
+(local days YYYY-MM-DD, both included). A name no player has gives zero games; an unknown
+parameter or variant, a malformed day, `from` after `to` or a repeated `variant`/`from`/`to`
+are 400 `{"error": ...}`.
+"""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from flask import Response, current_app, jsonify, request
+
+from ..services import InvalidInput, stats
+from . import bp, error_response
+from .auth import current_account, token_required
+
+PARAMETERS = ("variant", "player", "from", "to")
+SINGLE = ("variant", "from", "to")
+
+
+@bp.get("/stats")
+@token_required
+def stats_summary() -> Response:
+    unknown = sorted(set(request.args) - set(PARAMETERS))
+    if unknown:
+        known = ", ".join(PARAMETERS)
+        return error_response(
+            f"Nieznane parametry: {', '.join(unknown)}. Znane parametry: {known}.", 400
+        )
+    repeated = [name for name in SINGLE if len(request.args.getlist(name)) > 1]
+    if repeated:
+        return error_response(f"Parametr {repeated[0]} można podać tylko raz.", 400)
+    account_id = current_account().id
+    names = [n.strip() for n in request.args.getlist("player") if n.strip()]
+    player_ids = [stats.find_player_id(account_id, name) for name in names]
+    zone = ZoneInfo(current_app.config.get("KOSCI_TIMEZONE", stats.DEFAULT_TIMEZONE))
+    try:
+        filters = stats.make_filters(
+            variant=request.args.get("variant"),
+            since=request.args.get("from"),
+            until=request.args.get("to"),
+            zone=zone,
+        )
+    except InvalidInput as exc:
+        return error_response(exc.message, exc.status)
+    if None in player_ids:  # nobody of that name: no game of theirs
+        return jsonify(stats.empty_api_summary())
+    filters = stats.Filters(
+        filters.variant, frozenset(p for p in player_ids if p), filters.since, filters.until, zone
+    )
+    return jsonify(stats.api_summary(account_id, filters))
