@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -16,7 +16,15 @@ from tracker import api, arbiter, auth, games, history, main, stats, transfer
 from tracker.cli import serve_command
 from tracker.commands import create_account_command, create_token_command, recompute_command
 from tracker.errors import KosciRequest, render_error
-from tracker.extensions import csrf, db, login_manager, migrate, use_sqlite_pragmas
+from tracker.extensions import (
+    COMPRESS_MIMETYPES,
+    compress,
+    csrf,
+    db,
+    login_manager,
+    migrate,
+    use_sqlite_pragmas,
+)
 
 DATABASE_FILE = "kosci.sqlite3"
 SECRET_KEY_FILE = "secret_key"
@@ -67,6 +75,8 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL") or default_database_url,
         SECRET_KEY=os.environ.get("SECRET_KEY") or None,
+        # Dates are shown, and filtered, in the family's time zone.
+        KOSCI_TIMEZONE=os.environ.get("KOSCI_TIMEZONE") or "Europe/Warsaw",
         # A game lasts longer than Flask-WTF's default hour: a form left open on a phone
         # must still submit, so the token lives as long as the session.
         WTF_CSRF_TIME_LIMIT=None,
@@ -121,6 +131,18 @@ def _register_extensions(app: Flask) -> None:
     migrate.init_app(app, db)
     csrf.init_app(app)
     login_manager.init_app(app)
+    app.config.setdefault("COMPRESS_MIMETYPES", COMPRESS_MIMETYPES)
+    compress.init_app(app)
+
+    @app.after_request  # after_request hooks run in reverse: this one before Flask-Compress's
+    def buffer_static_files(response: Response) -> Response:
+        """Static files are small and sent as file streams, which Flask-Compress compresses
+        without gzip and without closing the file; read them into the response instead."""
+        if request.endpoint == "static" and response.status_code == 200:
+            response.direct_passthrough = False
+            response.get_data()  # the file is closed when the server closes the response
+        return response
+
     # The models must be known before the first query and to `flask db migrate`.
     from tracker import models  # noqa: F401
 

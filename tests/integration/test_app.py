@@ -319,3 +319,24 @@ def test_every_answer_forbids_other_hosts_and_inline_script(client: FlaskClient,
     assert "script-src 'self'" in policy
     assert "frame-ancestors 'none'" in policy
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/zasady", "/static/css/app.css", "/static/js/turn.js"])
+def test_pages_and_assets_go_out_compressed_to_a_browser(client: FlaskClient, path: str):
+    response = client.get(path, headers={"Accept-Encoding": "gzip, deflate, br"})
+    response.get_data()  # read it all, as a server does, then close it as a server does
+    response.close()
+
+    assert response.status_code == 200
+    assert response.headers["Content-Encoding"] in {"gzip", "deflate", "br"}
+
+
+def test_api_answers_are_not_compressed(client: FlaskClient):
+    response = client.post(
+        "/api/v1/poker/rank",
+        json={"hands": [[1, 2, 3, 4, 5], [2, 3, 4, 5, 6]]},
+        headers={"Accept-Encoding": "gzip, deflate, br"},
+    )
+
+    assert response.status_code == 200
+    assert "Content-Encoding" not in response.headers
