@@ -322,3 +322,32 @@ def test_tapping_a_die_clears_it_and_typed_dice_work_too(page: Page):
     expect(field_button(page, "full_house")).to_contain_text("25")
     expect(page.locator("[data-slots] button").first).to_have_text("3")
     assert errors == []
+
+
+def test_a_second_phone_on_the_account_sees_and_continues_the_same_game(
+    page: Page, browser: Browser, browser_context_args: dict, base_url: str
+):
+    account = sign_up(page)
+    names = ["Ala", "Ola"]
+    start_game(page, "Kości (tabela polska)", names)
+    game = TableGame(STANDARD, 2)
+    play_turn(page, game, names, "66653", "sixes")
+    game_url = page.url
+
+    second = browser.new_context(**{**browser_context_args, "base_url": base_url})
+    phone = second.new_page()
+    phone.goto("/logowanie")
+    phone.get_by_label("Nazwa konta").fill(account)
+    phone.get_by_label("Hasło").fill("tajne hasło 123")
+    phone.get_by_role("button", name="Zaloguj się").click()
+    phone.get_by_role("link", name="Graj dalej").first.click()
+
+    expect(phone).to_have_url(game_url)
+    play_turn(phone, game, names, "11234", "ones")  # Ola's turn, on the second phone
+    page.reload()
+    play_turn(page, game, names, "55551", "fives")  # Ala again, back on the first phone
+    phone.reload()  # the second phone sees the turn written on the first
+    expect(phone.locator(".turn-name")).to_have_text("Ola")
+    totals = phone.locator(".scores .scores-total")
+    expect(totals).to_have_text([str(score) for score in game.scores])
+    second.close()

@@ -1242,3 +1242,39 @@ def test_recompute_with_no_games_says_so(runner: FlaskCliRunner):
 
     assert result.exit_code == 0
     assert "Przeliczono gry: 0." in result.output
+
+
+def test_a_game_goes_on_exactly_where_it_was_after_a_server_restart(tmp_path):
+    first = make_app(tmp_path)
+    with first.app_context():
+        account = accounts.create_account("Restart", "sekret123")
+        _, token = accounts.create_token(account.id, "t")
+    headers = {"Authorization": f"Bearer {token}"}
+    client = first.test_client()
+    game = client.post(
+        GAMES, json={"variant": "triple", "players": ["Ala", "Ola"]}, headers=headers
+    ).get_json()
+    turns = [([6, 6, 6, 6, 6], "five_of_a_kind", 0), ([1, 2, 3, 4, 5], "chance", 2)]
+    for dice, field_id, column in turns:
+        response = client.post(
+            f"{GAMES}/{game['id']}/turns",
+            json={"dice": dice, "field": field_id, "column": column},
+            headers=headers,
+        )
+        assert response.status_code == 201
+    before = client.get(f"{GAMES}/{game['id']}", headers=headers).get_json()
+    dispose_engines(first)
+
+    second = make_app(tmp_path)  # a new process on the same database file
+    client = second.test_client()
+    after = client.get(f"{GAMES}/{game['id']}", headers=headers).get_json()
+    assert after == before
+    assert after["current_player"] == "Ala"
+    response = client.post(
+        f"{GAMES}/{game['id']}/turns",
+        json={"dice": [3, 3, 3, 5, 5], "field": "full_house", "column": 1, "player": "Ala"},
+        headers=headers,
+    )
+    assert response.status_code == 201
+    assert response.get_json()["players"][0]["columns"][1]["cells"] == {"full_house": 25}
+    dispose_engines(second)
