@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import flask_migrate
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
@@ -56,6 +57,11 @@ def create_app(
     _register_error_handlers(app)
     _register_security_headers(app)
     _register_cli(app)
+    if os.environ.get("FLASK_RUN_FROM_CLI") == "true":
+        # `flask --app tracker run` (the development server) brings the database up to date
+        # like `serve` does, so a fresh clone works with either.
+        with app.app_context():
+            flask_migrate.upgrade()
     return app
 
 
