@@ -642,6 +642,20 @@ def list_games(account_id: int, *, finished: bool | None = None) -> list[Game]:
     return list(db.session.scalars(query.order_by(Game.started_at.desc(), Game.id.desc())))
 
 
+def turns_played(game_ids: list[int]) -> dict[int, int]:
+    """Turns in force per game, for a list of games, in one query (games with none are absent)."""
+    if not game_ids:
+        return {}
+    return {
+        game_id: count
+        for game_id, count in db.session.execute(
+            select(Turn.game_id, func.count())
+            .where(Turn.game_id.in_(game_ids), Turn.undone_at.is_(None))
+            .group_by(Turn.game_id)
+        )
+    }
+
+
 @dataclass(frozen=True)
 class GameSummary:
     """A game as a list shows it: the variant, who sits at the table, how far the game got."""
@@ -672,16 +686,7 @@ def summaries(
     if limit is not None:
         query = query.limit(limit)
     games = list(db.session.scalars(query))
-    played: dict[int, int] = {}
-    if games:
-        played = {
-            game_id: count
-            for game_id, count in db.session.execute(
-                select(Turn.game_id, func.count())
-                .where(Turn.game_id.in_([g.id for g in games]), Turn.undone_at.is_(None))
-                .group_by(Turn.game_id)
-            )
-        }
+    played = turns_played([g.id for g in games])
     result = []
     for game in games:
         players = max(len(game.seats), 1)
@@ -732,5 +737,6 @@ __all__ = [
     "recompute_all",
     "refresh_results",
     "summaries",
+    "turns_played",
     "undo_last_turn",
 ]

@@ -15,7 +15,8 @@ from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..extensions import db
-from ..models import Game, GameSeat, Turn
+from ..models import Game, GameSeat
+from .games import turns_played
 
 PAGE_SIZE = 30
 
@@ -107,16 +108,7 @@ def search(
             .offset((page - 1) * per_page)
         )
     )
-    played: dict[int, int] = {}
-    if games:
-        played = {
-            game_id: count
-            for game_id, count in db.session.execute(
-                select(Turn.game_id, func.count())
-                .where(Turn.game_id.in_([g.id for g in games]), Turn.undone_at.is_(None))
-                .group_by(Turn.game_id)
-            )
-        }
+    played = turns_played([g.id for g in games])
     return HistoryPage([_entry(g, played.get(g.id, 0)) for g in games], page, pages, total)
 
 
