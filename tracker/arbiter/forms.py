@@ -23,7 +23,7 @@ from tracker.rules import (
 )
 
 DEFAULT_VARIANT = "standard"
-BONUS_THRESHOLDS = ("63", "42")
+BONUS_THRESHOLDS = tuple(str(t) for t in TABLE_VARIANTS["ordered"].bonus_thresholds)
 EXTRA_BONUS = "extra_bonus"
 MIN_HANDS = 2
 MAX_HANDS = 8

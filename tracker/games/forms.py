@@ -17,7 +17,8 @@ from ..services.games import MAX_PLAYERS
 from ..services.players import NAME_MAX, validate_name
 
 DEFAULT_ROWS = 2
-BONUS_THRESHOLDS = ("63", "42")
+# The thresholds Gra po kolei offers, from the variant itself ("63", "42").
+BONUS_THRESHOLDS = tuple(str(t) for t in TABLE_VARIANTS["ordered"].bonus_thresholds)
 TARGET_WINS = tuple(str(n) for n in TARGET_WINS_RANGE)  # "1" … "9"
 
 

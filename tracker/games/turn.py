@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import Turn
-from ..rules import Evaluation, Field, Placement, Sheet, Variant, upper_status
+from ..rules import Evaluation, Field, Placement, Sheet, Variant, extra_bonus_count, upper_status
 from ..services.games import GameView
 
 
@@ -180,10 +180,7 @@ def column_statuses(view: GameView, seat: int) -> list[ColumnStatus]:
 
 def extra_generals(view: GameView, seat: int) -> int:
     """How many +100 marks the seat's sheet carries (extra Generał bonuses)."""
-    step = view.variant.extra_bonus
-    if not step:
-        return 0
-    return sum(column.extra_bonus for column in view.table.sheets[seat]) // step
+    return extra_bonus_count(view.variant, view.table.sheets[seat])
 
 
 # --- the full sheet ----------------------------------------------------------------------

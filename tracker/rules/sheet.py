@@ -126,6 +126,13 @@ def upper_status(variant: Variant, column: Column, options: Options | None = Non
     )
 
 
+def extra_bonus_count(variant: Variant, sheet: Sheet) -> int:
+    """How many extra Generał bonuses the sheet carries (the marks beside the Generał field)."""
+    if not variant.extra_bonus:
+        return 0
+    return sum(col.extra_bonus for col in sheet) // variant.extra_bonus
+
+
 def generals_at_fifty(sheet: Sheet) -> bool:
     """The extra-bonus condition: every column's Generał field holds 50."""
     return all(col.cells.get("five_of_a_kind") == 50 for col in sheet)

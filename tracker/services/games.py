@@ -589,7 +589,9 @@ def _cache_results(view: AnyView, seats: set[int] | None = None) -> None:
         if isinstance(view, GameView):
             totals = view.table.totals(seat.seat)
             figures["upper_bonuses"] = sum(1 for c in totals.columns if c.upper_bonus)
-            figures["extra_bonuses"] = sum(c.extra_bonus for c in totals.columns) // 100
+            figures["extra_bonuses"] = rules.extra_bonus_count(
+                view.variant, view.table.sheets[seat.seat]
+            )
             figures["generals"] = generals[seat.seat]
         if any(getattr(seat, key) != value for key, value in figures.items()):
             for key, value in figures.items():
