@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from history_builders import STANDARD_SHEET
 
 from tracker.models import Account, Turn
 from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
@@ -20,21 +21,7 @@ from tracker.services.games import ALREADY_WRITTEN
 PASSWORD = "tajne hasło 123"
 
 # Thirteen turns that fill a standard sheet, every one worth points.
-FULL_SHEET = [
-    ("11123", "ones"),
-    ("22245", "twos"),
-    ("33316", "threes"),
-    ("44425", "fours"),
-    ("55531", "fives"),
-    ("66612", "sixes"),
-    ("44456", "three_of_a_kind"),
-    ("55552", "four_of_a_kind"),
-    ("33322", "full_house"),
-    ("12346", "small_straight"),
-    ("23456", "large_straight"),
-    ("66666", "five_of_a_kind"),
-    ("65432", "chance"),
-]
+FULL_SHEET = STANDARD_SHEET
 
 
 def text_of(html: str) -> str:
