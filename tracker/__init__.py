@@ -8,8 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import click
 import flask_migrate
 from flask import Flask, Response, request
+from flask.cli import FlaskGroup
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -57,12 +59,25 @@ def create_app(
     _register_error_handlers(app)
     _register_security_headers(app)
     _register_cli(app)
-    if os.environ.get("FLASK_RUN_FROM_CLI") == "true":
+    if _started_by_flask_run():
         # `flask --app tracker run` (the development server) brings the database up to date
-        # like `serve` does, so a fresh clone works with either.
+        # like `serve` does, so a fresh clone works with either. No other command does:
+        # `flask db current`, `db stamp` and `db downgrade` must see the database as it is.
         with app.app_context():
             flask_migrate.upgrade()
     return app
+
+
+def _started_by_flask_run() -> bool:
+    """Whether the app is being built for Flask's own `run` command (the CLI loads the app
+    from inside the command it runs). `FLASK_RUN_FROM_CLI` cannot tell: Flask sets it for
+    every command."""
+    context = click.get_current_context(silent=True)
+    return (
+        context is not None
+        and context.command.name == "run"
+        and isinstance(context.find_root().command, FlaskGroup)
+    )
 
 
 class RowIdConverter(IntegerConverter):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import ipaddress
 import os
 import socket
@@ -22,6 +23,16 @@ def default_workers() -> int:
     return min(4, max(2, os.cpu_count() or 2))
 
 
+# Threads per worker process. A thread waits on a slow phone (or a stalled connection) without
+# holding up the others, so a few stuck clients cannot stop the table; with several workers a
+# heavy request (an import) leaves the other processes free for turns. Measured against sync
+# workers in docs/benchmarks.md ("Serving model").
+DEFAULT_THREADS = 8
+# How long an idle kept-alive connection stays open: a phone at the table sends its next
+# request within seconds, and reuses the connection instead of paying a new one.
+KEEPALIVE_SECONDS = 5
+
+
 @click.command("serve")
 @click.option(
     "--host",
@@ -37,8 +48,17 @@ def default_workers() -> int:
     help=f"Worker processes (gunicorn; threads with waitress on Windows). "
     f"[default: {default_workers()}]",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=DEFAULT_THREADS,
+    show_default=True,
+    help="Threads per worker process (gunicorn).",
+)
 @pass_script_info
-def serve_command(info: ScriptInfo, host: str, port: int, workers: int | None) -> None:
+def serve_command(
+    info: ScriptInfo, host: str, port: int, workers: int | None, threads: int
+) -> None:
     """Upgrade the database, then serve Kości with a production server."""
     app = info.load_app()
     with app.app_context():
@@ -47,20 +67,33 @@ def serve_command(info: ScriptInfo, host: str, port: int, workers: int | None) -
         for engine in db.engines.values():
             engine.dispose()
     click.echo(startup_message(host, port))
-    run_server(app, host, port, workers or default_workers())
+    run_server(app, host, port, workers or default_workers(), threads)
 
 
-def run_server(app: Flask, host: str, port: int, workers: int) -> None:
-    """Serve `app` until interrupted: gunicorn on POSIX, waitress on Windows."""
+def run_server(app: Flask, host: str, port: int, workers: int, threads: int = 1) -> None:
+    """Serve `app` until interrupted: gunicorn on POSIX, waitress on Windows.
+
+    The Flask CLI runs every command inside an app context of its own, and a server started
+    from there would hand it on: gunicorn forks its workers from this thread, and every request
+    of a worker would then find that context already pushed and share its `g` (the signed-in
+    account, the CSRF token) with every other request. The server therefore runs in an empty
+    context, like a server started outside the CLI: each request pushes its own.
+    """
+    contextvars.Context().run(_run_server, app, host, port, workers, threads)
+
+
+def _run_server(app: Flask, host: str, port: int, workers: int, threads: int) -> None:
     if sys.platform == "win32":
         from waitress import serve
 
-        serve(app, host=host, port=port, threads=workers)
+        # One process; waitress reads every request whole before a thread takes it, so a
+        # stalled client holds no thread.
+        serve(app, host=host, port=port, threads=max(workers * threads, 4))
     else:
-        _serve_with_gunicorn(app, host, port, workers)
+        _serve_with_gunicorn(app, host, port, workers, threads)
 
 
-def _serve_with_gunicorn(app: Flask, host: str, port: int, workers: int) -> None:
+def _serve_with_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -> None:
     from gunicorn.app.base import BaseApplication
 
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -69,7 +102,9 @@ def _serve_with_gunicorn(app: Flask, host: str, port: int, workers: int) -> None
         def load_config(self) -> None:
             self.cfg.set("bind", [bind])
             self.cfg.set("workers", workers)
-            self.cfg.set("worker_class", "sync")
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("threads", threads)
+            self.cfg.set("keepalive", KEEPALIVE_SECONDS)
             self.cfg.set("proc_name", "kosci")
             # gunicorn >= 25.1 opens a control socket at one path per user: two instances
             # would fight over it, and nothing here uses it.

@@ -340,21 +340,3 @@ def test_api_answers_are_not_compressed(client: FlaskClient):
 
     assert response.status_code == 200
     assert "Content-Encoding" not in response.headers
-
-
-def test_flask_run_brings_a_fresh_database_up_to_date(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
-    monkeypatch.setenv("FLASK_RUN_FROM_CLI", "true")  # what `flask run` sets for the app
-    app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite3'}"},
-        instance_path=tmp_path / "instance",
-    )
-
-    response = app.test_client().get("/")
-
-    assert response.status_code == 302  # an empty installation leads to sign-up
-    with app.app_context():
-        db.session.execute(text("SELECT count(*) FROM accounts")).scalar_one()
-        for engine in db.engines.values():
-            engine.dispose()

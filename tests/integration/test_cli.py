@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import ipaddress
+import sqlite3
 from pathlib import Path
 
+import click.testing
 import pytest
+from alembic.config import Config as AlembicConfig
+from alembic.script import ScriptDirectory
+from click.testing import CliRunner
+from flask import Flask, has_app_context
+from flask.cli import cli as flask_cli
 from flask.testing import FlaskCliRunner
 from sqlalchemy import inspect
 
 from tracker import cli, create_app
-from tracker.extensions import db
+from tracker.extensions import MIGRATIONS_DIR, db
 
 
 def test_serve_help_lists_its_options(runner: FlaskCliRunner):
@@ -37,7 +44,7 @@ def test_serve_upgrades_the_database_then_prints_where_to_open_it(
     assert result.exit_code == 0, result.output
     assert "http://localhost:8765" in result.output
     assert "http://192.168.1.23:8765" in result.output
-    assert served == [(app, "0.0.0.0", 8765, 3)]
+    assert served == [(app, "0.0.0.0", 8765, 3, cli.DEFAULT_THREADS)]
     with app.app_context():
         assert "alembic_version" in inspect(db.engine).get_table_names()
         db.engine.dispose()
@@ -72,3 +79,110 @@ def test_lan_address_is_none_or_a_reachable_ipv4_address():
 
 def test_default_workers_is_two_to_four():
     assert 2 <= cli.default_workers() <= 4
+
+
+def _flask(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str) -> click.testing.Result:
+    """`flask --app tracker ARGS` as a family types it, on the database in `tmp_path`."""
+    monkeypatch.setenv("KOSCI_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("SECRET_KEY", "x")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    # Flask's CLI sets this for whatever runs next; the test must not leak it.
+    monkeypatch.setenv("FLASK_RUN_FROM_CLI", "")
+    return CliRunner().invoke(flask_cli, ["--app", "tracker", *args], catch_exceptions=False)
+
+
+def _revision(tmp_path: Path) -> str | None:
+    with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        if "alembic_version" not in tables:
+            return None
+        return conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+
+
+def test_flask_run_brings_a_fresh_database_up_to_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    started = []
+    monkeypatch.setattr("flask.cli.run_simple", lambda *a, **k: started.append(a))
+
+    result = _flask(monkeypatch, tmp_path, "run", "--port", "8765")
+
+    assert result.exit_code == 0, result.output
+    assert started  # the development server was asked to start
+    assert _revision(tmp_path) == _head()
+
+
+@pytest.mark.parametrize(
+    "args", [["routes"], ["db", "current"], ["create-account", "--help"]], ids=" ".join
+)
+def test_other_commands_leave_the_database_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+):
+    result = _flask(monkeypatch, tmp_path, *args)
+
+    assert result.exit_code == 0, result.output
+    assert _revision(tmp_path) is None
+
+
+def test_db_current_shows_a_database_that_is_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    first = _flask(monkeypatch, tmp_path, "db", "upgrade", _first_revision())
+    assert first.exit_code == 0, first.output
+
+    result = _flask(monkeypatch, tmp_path, "db", "current")
+
+    assert result.exit_code == 0, result.output
+    assert _revision(tmp_path) == _first_revision()
+    assert "(head)" not in result.output
+
+
+def _head() -> str:
+    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+
+
+def _first_revision() -> str:
+    script = ScriptDirectory.from_config(_alembic_config())
+    return next(r.revision for r in script.walk_revisions() if r.down_revision is None)
+
+
+def _alembic_config() -> AlembicConfig:
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def test_the_server_runs_outside_the_cli_app_context(app: Flask, monkeypatch: pytest.MonkeyPatch):
+    """The CLI pushes an app context for every command; gunicorn forks its workers from the
+    thread that runs it, so a server started inside that context would share one `g` (the
+    signed-in account, the CSRF token) between all requests of a worker."""
+    seen = []
+    monkeypatch.setattr(cli, "_serve_with_gunicorn", lambda *args: seen.append(has_app_context()))
+    monkeypatch.setattr(cli.sys, "platform", "linux")
+
+    with app.app_context():
+        cli.run_server(app, "127.0.0.1", 8000, 2, 4)
+
+    assert seen == [False]
+
+
+def test_serve_defaults_to_threads_and_kept_alive_connections(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+):
+    config = {}
+
+    class FakeArbiter:
+        def __init__(self, application):
+            config.update({k: v.get() for k, v in application.cfg.settings.items()})
+
+        def run(self):
+            pass
+
+    monkeypatch.setattr("gunicorn.app.base.Arbiter", FakeArbiter)
+
+    cli._serve_with_gunicorn(app, "127.0.0.1", 8000, 3, cli.DEFAULT_THREADS)
+
+    assert config["workers"] == 3
+    assert config["worker_class"] == "gthread"
+    assert config["threads"] == cli.DEFAULT_THREADS > 1
+    assert config["keepalive"] >= 2
