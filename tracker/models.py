@@ -32,6 +32,9 @@ class Account(UserMixin, db.Model):
     """A household or club: everything else belongs to one account."""
 
     __tablename__ = "accounts"
+    # Ids are never used twice: a browser still signed in to a deleted account must not find
+    # itself signed in to the next account created.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(60))
@@ -59,6 +62,11 @@ class Game(db.Model):
         # An export names each game by its uid, so importing the same file again finds the games
         # it already brought in. Unique per account: one file may go into several accounts.
         UniqueConstraint("account_id", "uid"),
+        # One rematch per game, however often "Rewanż" is tapped and on however many phones.
+        Index("uq_games_rematch_of_id", "rematch_of_id", unique=True),
+        # Ids are never used twice: a phone still showing a deleted game must not write into
+        # the next game created, nor a cache judge that game from the old one's state.
+        {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -72,6 +80,9 @@ class Game(db.Model):
     rematch_of_id: Mapped[int | None] = mapped_column(
         ForeignKey("games.id", ondelete="SET NULL"), default=None
     )
+    # Raised by every write to the game (a turn, an undo, a recomputation): the state of the
+    # game in one number, for caches and for phones that follow the game.
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     seats: Mapped[list[GameSeat]] = relationship(
         back_populates="game",

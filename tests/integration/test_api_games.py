@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -484,15 +485,18 @@ def test_a_new_game_answers_201_with_the_whole_empty_game(api: Api):
     game = response.get_json()
     assert set(game) == {
         "id",
+        "version",
         "variant",
         "options",
         "finished",
         "round",
+        "next_seq",
         "current_player",
         "winners",
         "players",
         "turns",
     }
+    assert (game["version"], game["next_seq"]) == (0, 1)
     # Only Gra po kolei lowers the threshold; the options in force are reported.
     assert game["options"] == {"bonus_threshold": 63}
     assert game["players"][0] == {
@@ -633,7 +637,8 @@ def test_undo_goes_back_to_the_start_one_turn_at_a_time(app: Flask, api: Api):
         assert data["round"] == count // 2 + 1
 
     assert "Nie ma czego cofać" in conflict(api.delete(f"{GAMES}/{game['id']}/turns/last"))
-    assert api.game(game["id"]) == game
+    # The same game as at the start; only its version tells that it went through 8 writes.
+    assert api.game(game["id"]) == {**game, "version": 8}
     with app.app_context():
         turns = db.session.scalars(select(Turn).order_by(Turn.id)).all()
         assert [t.seq for t in turns] == [1, 2, 3, 4]
@@ -681,7 +686,7 @@ def test_undo_takes_back_the_extra_bonus_too(api: Api):
 
     after_undo = api.undo(game["id"])
 
-    assert after_undo == before
+    assert after_undo == {**before, "version": before["version"] + 2}
     assert after_undo["players"][0]["columns"][0]["extra_bonus"] == 0
 
 
@@ -1087,39 +1092,42 @@ def test_the_same_turn_sent_by_two_phones_at_once_is_stored_once(app: Flask, api
         assert [tuple(row) for row in in_force] == [(seq, 1) for seq in range(1, rounds + 1)]
 
 
-def test_a_turn_that_loses_the_race_at_commit_is_409_and_stored_once(
+def test_a_turn_sent_while_another_is_being_written_waits_and_is_refused(
     app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
 ):
-    """The other phone commits between this request's read and its write: only the database's
-    unique index on (game, seq) of turns in force can tell, and the loser gets a 409."""
+    """The other phone sends the same turn while this request, having locked the game, has
+    read it and not yet written: the other phone waits for the lock, then decides on what this
+    one wrote, and gets a 409. Nothing is decided on a stale read."""
     game = api.new_game("standard", ["Ala", "Ola"])
     url = f"{GAMES}/{game['id']}/turns"
     body = {"dice": SIXES, "field": "sixes", "player": "Ala"}
     original = game_service._load_for_turn
-    other_phone: list[int] = []
-    raced = threading.Event()
+    other_phone: list[Any] = []
+    started = threading.Event()
 
     def send_from_the_other_phone() -> None:
-        response = app.test_client().post(url, json=body, headers=api.headers)
-        other_phone.append(response.status_code)
+        started.set()
+        other_phone.append(app.test_client().post(url, json=body, headers=api.headers))
 
-    def other_phone_writes_after_this_read(*args: Any, **kwargs: Any) -> Any:
+    thread = threading.Thread(target=send_from_the_other_phone)
+
+    def other_phone_sends_after_this_read(*args: Any, **kwargs: Any) -> Any:
         view = original(*args, **kwargs)
-        if not raced.is_set():
-            raced.set()
-            # Its own thread, so its own app context and database session. This request has
-            # read the game (a stale view now) and not yet written.
-            thread = threading.Thread(target=send_from_the_other_phone)
+        if not thread.is_alive() and not started.is_set():
+            # Its own thread, so its own app context and database session.
             thread.start()
-            thread.join(timeout=10)
+            started.wait(timeout=10)
+            time.sleep(0.2)  # let it reach the lock while this request holds it
         return view
 
-    monkeypatch.setattr(game_service, "_load_for_turn", other_phone_writes_after_this_read)
+    monkeypatch.setattr(game_service, "_load_for_turn", other_phone_sends_after_this_read)
 
     response = api.post(url, body)
+    thread.join(timeout=10)
 
-    assert other_phone == [201]
-    assert "już zapisany" in conflict(response)
+    assert response.status_code == 201
+    assert [r.status_code for r in other_phone] == [409]
+    assert "kolej gracza Ola" in other_phone[0].get_json()["error"]
     monkeypatch.undo()
     final = api.game(game["id"])
     assert len(final["turns"]) == 1
@@ -1226,7 +1234,7 @@ def test_recompute_restores_the_cached_figures_from_the_turns(
 
     assert result.exit_code == 0, result.output
     assert "Przeliczono gry: 1." in result.output
-    assert api.game(game["id"]) == expected
+    assert api.game(game["id"]) == {**expected, "version": expected["version"] + 1}
     with app.app_context():
         stored = db.session.get(Game, game["id"])
         assert stored.finished_at is not None

@@ -191,3 +191,38 @@ def test_the_migrations_go_down_to_nothing_and_up_again(app: Flask):
     up = runner.invoke(args=["db", "upgrade"])
     assert up.exit_code == 0, up.output
     assert table_names(app) == TABLES
+
+
+def test_the_upgrade_to_never_reused_ids_keeps_every_seat_and_turn(app: Flask):
+    """That migration rebuilds `accounts` and `games` on SQLite; with foreign keys on, dropping
+    the old tables would have taken every seat and turn with them (ON DELETE CASCADE)."""
+    fill_with_data(app)
+    runner = app.test_cli_runner()
+    down = runner.invoke(args=["db", "downgrade", "626fa887f2c3"])
+    assert down.exit_code == 0, down.output
+    with app.app_context():  # as the database was before that migration
+        conn = db.session.connection()
+        conn.execute(text("DELETE FROM sqlite_sequence"))
+        db.session.commit()
+    before = snapshot(app)
+
+    up = runner.invoke(args=["db", "upgrade"])
+
+    assert up.exit_code == 0, up.output
+    after = snapshot(app)
+    assert [row[:-1] for row in after.pop("games")] == before.pop("games")
+    assert after == before
+    assert len(before["turns"]) == 15
+    assert len(before["game_seats"]) == 3
+    with app.app_context():
+        for table in ("accounts", "games"):
+            sql = db.session.scalar(
+                text("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = :t"),
+                {"t": table},
+            )
+            assert "AUTOINCREMENT" in sql
+        newest = db.session.scalar(text("SELECT max(id) FROM games"))
+        db.session.execute(text("DELETE FROM games WHERE id = :id"), {"id": newest})
+        db.session.commit()
+        account_id = db.session.scalar(select(Account.id))
+        assert game_service.create_game(account_id, "standard", ["Ala"]).id == newest + 1

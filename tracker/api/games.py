@@ -69,10 +69,12 @@ def game_json(view: games.AnyView) -> JsonObject:
         )
     return {
         "id": view.game.id,
+        "version": view.game.version,
         "variant": view.variant.id,
         "options": view.options.as_dict(),
         "finished": view.finished,
         "round": table.round,
+        "next_seq": view.next_seq,
         "current_player": view.current_name,
         "winners": view.winners,
         "players": players,
@@ -95,10 +97,12 @@ def poker_json(view: games.PokerView) -> JsonObject:
     name = [s.player.name for s in view.seats]
     return {
         "id": view.game.id,
+        "version": view.game.version,
         "variant": "poker",
         "options": view.options.as_dict(),
         "finished": view.finished,
         "round": match.round_number,
+        "next_seq": view.next_seq,
         "current_player": view.current_name,
         "winners": view.winners,
         "players": [
@@ -167,7 +171,7 @@ def get_game(game_id: int) -> JsonObject:
 @token_required
 @service_errors
 def record_turn(game_id: int) -> tuple[JsonObject, int]:
-    body = _body(frozenset({"dice", "field", "column", "player"}))
+    body = _body(frozenset({"dice", "field", "column", "player", "expected_seq"}))
     if "dice" not in body:
         raise InvalidInput("Brak pola dice.")
     player = body.get("player")
@@ -183,6 +187,7 @@ def record_turn(game_id: int) -> tuple[JsonObject, int]:
         body.get("field"),
         body.get("column"),
         player=player,
+        expected_seq=_expected_seq(body.get("expected_seq")),
     )
     return game_json(view), 201
 
@@ -191,4 +196,27 @@ def record_turn(game_id: int) -> tuple[JsonObject, int]:
 @token_required
 @service_errors
 def undo_turn(game_id: int) -> JsonObject:
-    return game_json(games.undo_last_turn(current_account().id, game_id))
+    raw = request.args.get("expected_seq")
+    expected = None if raw is None else _expected_seq(int(raw) if _is_small_number(raw) else raw)
+    return game_json(games.undo_last_turn(current_account().id, game_id, expected_seq=expected))
+
+
+def _is_small_number(text: str) -> bool:
+    return text.isdigit() and len(text) <= 9
+
+
+def _expected_seq(value: object) -> int | None:
+    """`expected_seq`: the seq the client expects the next turn to get (the game's `next_seq`).
+    A retried request then finds it taken and answers 409 instead of writing twice."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not 1 <= value <= games.MAX_TURNS_PER_GAME + 1
+    ):
+        raise InvalidInput(
+            f"Pole expected_seq musi być liczbą od 1 do {games.MAX_TURNS_PER_GAME + 1}: "
+            "next_seq gry, na której opiera się żądanie."
+        )
+    return value

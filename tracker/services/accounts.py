@@ -179,6 +179,11 @@ TOKEN_CACHE_SECONDS = 2.0
 _token_cache: dict[str, tuple[float, AccountRef]] = {}
 
 
+def clear_caches() -> None:
+    """Forget every token this process trusts (tests start each from nothing)."""
+    _token_cache.clear()
+
+
 def account_for_token(plain: str) -> AccountRef | None:
     """The account a bearer token belongs to, or None for an unknown or revoked token."""
     if not plain or not plain.startswith(TOKEN_PREFIX):

@@ -1,18 +1,25 @@
 """Games: create, load, write a turn, undo, delete, rematch, for table games and dice poker.
 
 The database keeps the turns; `tracker.rules` turns them into sheets, totals and winners
-(`TableGame`) or rounds and round wins (`PokerMatch`). Each write is one transaction, and the
-partial unique index on (game, seq) of turns in force makes the database store a turn once even
-when two phones send it at the same moment.
+(`TableGame`) or rounds and round wins (`PokerMatch`).
+
+Every write to a game decides inside the transaction that stores it: its first statement locks
+the game's row (`_locked`), and only then is the game read, checked against the rules and
+written. Two phones (or worker processes, or servers) writing to one game at the same moment
+are therefore served one after the other, and the second decides on what the first wrote: a
+turn racing an undo can never leave a gap in the turns. The partial unique index on (game, seq)
+of turns in force stays as a last guard.
 """
 
 from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -26,9 +33,13 @@ from .errors import Conflict, InvalidInput, NotFound
 from .players import players_by_names
 
 MAX_PLAYERS = 8
+# The most turns a game may hold, when played and when imported alike (a poker match of many
+# drawn rounds could otherwise grow without end, and then no export of it could be imported).
+MAX_TURNS_PER_GAME = 5000
 ALREADY_WRITTEN = (
     "Ten ruch został już zapisany (może na innym telefonie). Sprawdź tabelę i graj dalej."
 )
+NO_GAME = "Nie ma takiej gry."
 GAME_OVER = "Gra jest zakończona: wszystkie tabele są pełne."
 MATCH_OVER = "Mecz jest zakończony."
 
@@ -50,6 +61,8 @@ class GameRow:
     started_at: datetime
     finished_at: datetime | None
     rematch_of_id: int | None
+    uid: str
+    version: int
 
     @property
     def finished(self) -> bool:
@@ -108,6 +121,8 @@ _GAME_QUERY = select(
     _games.c.started_at,
     _games.c.finished_at,
     _games.c.rematch_of_id,
+    _games.c.uid,
+    _games.c.version,
 ).where(_games.c.id == bindparam("game_id"), _games.c.account_id == bindparam("account_id"))
 _SEATS_QUERY = (
     select(
@@ -135,20 +150,55 @@ _GAME_WITH_SEATS_QUERY = (
     .where(_games.c.id == bindparam("game_id"), _games.c.account_id == bindparam("account_id"))
     .order_by(_seats.c.seat)
 )
-# What identifies the turns in force of a game: how many there are and the newest one's id
-# (an undo lowers the count; an undo followed by a new turn raises the id).
-_IN_FORCE = (_turns.c.game_id == _games.c.id) & _turns.c.undone_at.is_(None)
-_TURN_PATH_QUERY = _GAME_WITH_SEATS_QUERY.add_columns(
-    select(func.count()).where(_IN_FORCE).scalar_subquery(),
-    select(func.max(_turns.c.id)).where(_IN_FORCE).scalar_subquery(),
+_GAME_COLUMNS = len(_GAME_QUERY.selected_columns)
+# The first statement of every write to a game: it takes the lock that the rest of the write is
+# decided under (SQLite's write lock, a row lock on PostgreSQL), and changes nothing.
+_LOCK_GAME = (
+    update(_games)
+    .where(_games.c.id == bindparam("game_id"), _games.c.account_id == bindparam("owner_id"))
+    .values(version=_games.c.version)
 )
-_SEAT_COLUMNS = len(_SEATS_QUERY.selected_columns)
+_BUMP_VERSION = (
+    update(_games).where(_games.c.id == bindparam("game_id")).values(version=_games.c.version + 1)
+)
+_REMATCH_QUERY = select(_games.c.id).where(_games.c.rematch_of_id == bindparam("game_id"))
 
-# Per server process: the table state of recently played games, keyed by game id, valid while
-# the key above is unchanged. Checked against the database on every request, so several
-# processes (and several phones) never see a stale sheet; it only saves rebuilding it.
-_TABLE_CACHE: dict[int, tuple[tuple[int, int | None], list[TurnRow], rules.TableGame]] = {}
+
+@dataclass(frozen=True)
+class _CachedTable:
+    """A table game's state as this process last built it, and what it was built from."""
+
+    uid: str
+    version: int
+    variant: str
+    player_ids: tuple[int, ...]
+    turns: tuple[TurnRow, ...]
+    table: rules.TableGame  # never handed out: every hit gets a copy
+
+    def serves(self, game: GameRow, seats: list[SeatRow]) -> bool:
+        """Whether this state is the game's as read now: the same game (its uid is never given
+        to another), unchanged since (every write raises the version), and, as a check on
+        both, the same variant and players."""
+        return (
+            self.uid == game.uid
+            and self.version == game.version
+            and self.variant == game.variant
+            and self.player_ids == tuple(s.player.id for s in seats)
+        )
+
+
+# Per server process (shared by its threads): the table state of recently played games, by game
+# id. It only saves rebuilding a sheet from its turns: every hit is checked against the game's
+# row read in the same transaction (`_CachedTable.serves`), so it never answers for another
+# game, another process's write or a stale version. Entries go on undo and delete.
+_TABLE_CACHE: dict[int, _CachedTable] = {}
 _TABLE_CACHE_SIZE = 256
+
+
+def clear_caches() -> None:
+    """Forget every cached table state of this process (tests start each from nothing)."""
+    _TABLE_CACHE.clear()
+
 
 _TURN_COLUMNS = (
     _turns.c.id,
@@ -173,7 +223,7 @@ _TURNS_IN_FORCE_QUERY = (
     .order_by(_turns.c.seq)
 )
 _GAME_BY_ID_QUERY = select(*_GAME_QUERY.selected_columns).where(_games.c.id == bindparam("game_id"))
-_ALL_GAMES_QUERY = select(*_GAME_QUERY.selected_columns).order_by(_games.c.id)
+_GAME_IDS_QUERY = select(_games.c.id).order_by(_games.c.id)
 _INSERT_TURN = insert(_turns)
 _UPDATE_SEAT = (
     update(_seats)
@@ -299,90 +349,138 @@ def create_game(
         raise InvalidInput(f"Przy stole siedzi od {least} do {MAX_PLAYERS} graczy.", "players")
     if not all(isinstance(n, str) for n in names):
         raise InvalidInput("Imiona graczy podaj jako tekst.", "players")
-    players = players_by_names(account_id, names)
+    order = list(range(len(names)))
     if shuffle:
-        random.SystemRandom().shuffle(players)
-    game = Game(account_id=account_id, variant=variant, options=parsed, rematch_of_id=rematch_of)
-    game.seats = [GameSeat(player=p, seat=i) for i, p in enumerate(players)]
-    db.session.add(game)
-    db.session.commit()
-    return game
+        random.SystemRandom().shuffle(order)
+
+    def attempt() -> Game:
+        players = players_by_names(account_id, names)
+        game = Game(
+            account_id=account_id, variant=variant, options=parsed, rematch_of_id=rematch_of
+        )
+        game.seats = [GameSeat(player=players[i], seat=seat) for seat, i in enumerate(order)]
+        db.session.add(game)
+        db.session.commit()
+        return game
+
+    return _retry_on_integrity_error(attempt)
 
 
 def get_game(account_id: int, game_id: int) -> Game:
     """The account's game; another account's game is NotFound, like a missing one."""
     game = db.session.get(Game, game_id)
     if game is None or game.account_id != account_id:
-        raise NotFound("Nie ma takiej gry.")
+        raise NotFound(NO_GAME)
     return game
+
+
+def _check_id(game_id: object) -> int:
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound(NO_GAME)
+    return game_id
+
+
+def _read_game(account_id: int, game_id: int) -> tuple[GameRow, list[SeatRow]]:
+    rows = (
+        db.session.connection()
+        .execute(_GAME_WITH_SEATS_QUERY, {"game_id": _check_id(game_id), "account_id": account_id})
+        .all()
+    )
+    if not rows:
+        raise NotFound(NO_GAME)
+    return GameRow(*rows[0][:_GAME_COLUMNS]), [_seat_row(r[_GAME_COLUMNS:]) for r in rows]
 
 
 def load(account_id: int, game_id: int, *, log: bool = True) -> AnyView:
     """The account's game with its turns; NotFound for another account's or a missing game.
     `log=False` skips the corrected turns (the turn path does not need them)."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
-        raise NotFound("Nie ma takiej gry.")
-    conn = db.session.connection()
-    rows = conn.execute(
-        _GAME_WITH_SEATS_QUERY, {"game_id": game_id, "account_id": account_id}
-    ).all()
-    if not rows:
-        raise NotFound("Nie ma takiej gry.")
-    game = GameRow(*rows[0][:7])
-    seats = [_seat_row(r[7:]) for r in rows]
+    game, seats = _read_game(account_id, game_id)
     return _build(game, seats, log=log)
 
 
 def _load_for_turn(account_id: int, game_id: int) -> AnyView:
-    """`load(..., log=False)` for writing a turn, reusing this process's table state when the
-    turns in force have not changed since it was built."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
-        raise NotFound("Nie ma takiej gry.")
-    rows = (
-        db.session.connection()
-        .execute(_TURN_PATH_QUERY, {"game_id": game_id, "account_id": account_id})
-        .all()
-    )
-    if not rows:
-        raise NotFound("Nie ma takiej gry.")
-    game = GameRow(*rows[0][:7])
-    seats = [_seat_row(r[7 : 7 + _SEAT_COLUMNS]) for r in rows]
-    key = (rows[0][-2], rows[0][-1])
+    """`load(..., log=False)` for writing a turn, reusing this process's table state when it
+    is provably this game's current state."""
+    game, seats = _read_game(account_id, game_id)
     cached = _TABLE_CACHE.get(game.id)
-    if cached is not None and cached[0] == key and game.variant != rules.POKER:
+    if cached is not None and cached.serves(game, seats):
+        turns = list(cached.turns)
         variant = rules.find_variant(game.variant)
-        turns = list(cached[1])
-        return GameView(
-            game, seats, turns, list(turns), variant, cached[2].options, cached[2].copy()
-        )
+        table = cached.table.copy()
+        return GameView(game, seats, turns, list(turns), variant, table.options, table)
     return _build(game, seats, log=False)
 
 
 def _expire_game(game_id: int) -> None:
     """Writes on the turn path go through Core: a `Game` this session already holds (read by
-    `get_game`) must read `finished_at` again rather than keep the old value."""
+    `get_game`) must read `finished_at` and `version` again rather than keep the old values."""
     game = db.session.identity_map.get(db.session.identity_key(Game, game_id))
     if game is not None:
-        db.session.expire(game, ["finished_at"])
+        db.session.expire(game, ["finished_at", "version"])
 
 
 def _remember_table(view: AnyView) -> None:
     if isinstance(view, GameView) and view.turns:
         if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
             _TABLE_CACHE.clear()
-        key = (len(view.turns), max(t.id for t in view.turns))
-        _TABLE_CACHE[view.game.id] = (key, list(view.turns), view.table.copy())
+        _TABLE_CACHE[view.game.id] = _CachedTable(
+            uid=view.game.uid,
+            version=view.game.version,
+            variant=view.game.variant,
+            player_ids=tuple(s.player.id for s in view.seats),
+            turns=tuple(view.turns),
+            table=view.table.copy(),
+        )
+
+
+@contextmanager
+def _locked(account_id: int, game_id: object) -> Iterator[None]:
+    """A write to one game: lock its row first (NotFound if the account has no such game),
+    then let the caller read, check and write; commit when the caller commits, roll back on
+    any error. See the module docstring."""
+    game_id = _check_id(game_id)
+    try:
+        locked = db.session.connection().execute(
+            _LOCK_GAME, {"game_id": game_id, "owner_id": account_id}
+        )
+        if locked.rowcount == 0:
+            raise NotFound(NO_GAME)
+        yield
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _bump_version(view: AnyView) -> None:
+    """Record, in the write's transaction, that the game changed."""
+    db.session.connection().execute(_BUMP_VERSION, {"game_id": view.game.id})
+    view.game.version += 1
+
+
+T = TypeVar("T")
+
+
+def _retry_on_integrity_error(attempt: Callable[[], T], attempts: int = 3) -> T:
+    """Run a write that may lose a race on a unique key (two phones creating the same new
+    player at once): the loser rolls back and tries again, and then finds the winner's row."""
+    for remaining in range(attempts - 1, -1, -1):
+        try:
+            return attempt()
+        except IntegrityError:
+            db.session.rollback()
+            if not remaining:
+                raise Conflict(
+                    "Ktoś właśnie zmienił te same dane na innym telefonie. Spróbuj ponownie."
+                ) from None
+    raise AssertionError("unreachable")
 
 
 def _seat_row(r: Any) -> SeatRow:
     return SeatRow(r[0], r[1], PlayerRef(r[2], r[3]), *r[4:])
 
 
-def _build(
-    game: GameRow, seats: list[SeatRow] | None = None, *, verify: bool = False, log: bool = True
-) -> AnyView:
-    """The view of a game from its stored turns. `verify` replays every turn through the rules
-    (recomputing the points written) instead of trusting the stored points."""
+def _build(game: GameRow, seats: list[SeatRow] | None = None, *, log: bool = True) -> AnyView:
+    """The view of a game from its stored turns (trusting the points stored with them)."""
     conn = db.session.connection()
     if seats is None:
         seats = [_seat_row(r) for r in conn.execute(_SEATS_QUERY, {"game_id": game.id})]
@@ -398,30 +496,37 @@ def _build(
         return PokerView(game, seats, turns, all_turns, poker_options, match)
     variant = rules.find_variant(game.variant)
     options = variant.parse_options(game.options)
-    if verify:
-        table = rules.TableGame(variant, len(seats), options)
-        for turn in turns:
-            placement = table.play(turn.dice_tuple, turn.field or "", turn.column or 0)
-            if (turn.points, turn.extra_bonus) != (placement.points, placement.extra_bonus):
-                turn.points, turn.extra_bonus = placement.points, placement.extra_bonus
-                conn.execute(
-                    update(_turns)
-                    .where(_turns.c.id == turn.id)
-                    .values(points=turn.points, extra_bonus=turn.extra_bonus)
-                )
-    else:
-        table = rules.TableGame.restore(
-            variant,
-            len(seats),
-            (
-                rules.TurnRecord(
-                    t.seat, t.dice_tuple, t.field or "", t.column or 0, t.points or 0, t.extra_bonus
-                )
-                for t in turns
-            ),
-            options,
-        )
+    table = rules.TableGame.restore(
+        variant,
+        len(seats),
+        (
+            rules.TurnRecord(
+                t.seat, t.dice_tuple, t.field or "", t.column or 0, t.points or 0, t.extra_bonus
+            )
+            for t in turns
+        ),
+        options,
+    )
     return GameView(game, seats, turns, all_turns, variant, options, table)
+
+
+def _replay_points(view: GameView) -> bool:
+    """Replay every turn through the rules, rewriting the points stored with a turn where the
+    rules now say otherwise (a corrected rule). Whether anything was rewritten."""
+    table = rules.TableGame(view.variant, len(view.seats), view.options)
+    rewritten = False
+    for turn in view.turns:
+        placement = table.play(turn.dice_tuple, turn.field or "", turn.column or 0)
+        if (turn.points, turn.extra_bonus) != (placement.points, placement.extra_bonus):
+            turn.points, turn.extra_bonus = placement.points, placement.extra_bonus
+            db.session.connection().execute(
+                update(_turns)
+                .where(_turns.c.id == turn.id)
+                .values(points=turn.points, extra_bonus=turn.extra_bonus)
+            )
+            rewritten = True
+    view.table = table
+    return rewritten
 
 
 def _check_expected(view: AnyView, expected_seq: int | None, player: str | None) -> None:
@@ -447,15 +552,33 @@ def record_turn(
 ) -> AnyView:
     """Write the current player's turn (a table field, or a poker hand). InvalidInput for
     malformed input, Conflict for a move the rules refuse or a turn already written (stale
-    phone, retried request)."""
-    view = _load_for_turn(account_id, game_id)
-    _check_expected(view, expected_seq, player)
-    if view.finished:
-        raise Conflict(MATCH_OVER if view.is_poker else GAME_OVER)
+    phone, retried request: `expected_seq` is the seq the client expects the turn to get)."""
     try:
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
         raise InvalidInput(str(exc), "dice") from exc
+    with _locked(account_id, game_id):
+        view = _load_for_turn(account_id, game_id)
+        _write_turn(view, parsed, field, column, expected_seq, player)
+    _expire_game(view.game.id)
+    _remember_table(view)
+    return view
+
+
+def _write_turn(
+    view: AnyView,
+    parsed: rules.Dice,
+    field: object,
+    column: object,
+    expected_seq: int | None,
+    player: str | None,
+) -> None:
+    """Check the turn against the game as read under the lock, then store it and commit."""
+    _check_expected(view, expected_seq, player)
+    if view.finished:
+        raise Conflict(MATCH_OVER if view.is_poker else GAME_OVER)
+    if len(view.turns) >= MAX_TURNS_PER_GAME:
+        raise Conflict(f"Gra ma już {MAX_TURNS_PER_GAME} ruchów: więcej nie można zapisać.")
     seat = view.current_seat
     assert seat is not None
     turn = TurnRow(
@@ -504,15 +627,12 @@ def record_turn(
         )
         turn.id = result.inserted_primary_key[0]
         _cache_results(view, {seat})
+        _bump_version(view)
         db.session.commit()
-    except IntegrityError as exc:
-        db.session.rollback()
+    except IntegrityError as exc:  # cannot happen under the lock; the index guards anyway
         raise Conflict(ALREADY_WRITTEN) from exc
-    _expire_game(view.game.id)
     view.turns.append(turn)
     view.log.append(turn)
-    _remember_table(view)
-    return view
 
 
 def _table_column(view: GameView, column: object) -> int:
@@ -526,36 +646,37 @@ def _table_column(view: GameView, column: object) -> int:
 
 
 def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = None) -> AnyView:
-    """Take back the last turn in force. It stays in the log, marked as corrected."""
-    view = load(account_id, game_id)
-    if expected_seq is not None and expected_seq != view.next_seq:
-        raise Conflict(
-            "Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie."
+    """Take back the last turn in force. It stays in the log, marked as corrected.
+    `expected_seq` is the seq the next turn would get on the client's screen: a phone that has
+    not seen the latest turn cannot take it back by mistake."""
+    with _locked(account_id, game_id):
+        view = load(account_id, game_id)
+        if expected_seq is not None and expected_seq != view.next_seq:
+            raise Conflict(
+                "Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie."
+            )
+        if not view.turns:
+            raise Conflict("Nie ma czego cofać: to początek gry.")
+        last = view.turns[-1]
+        db.session.connection().execute(
+            update(_turns).where(_turns.c.id == last.id).values(undone_at=utcnow())
         )
-    if not view.turns:
-        raise Conflict("Nie ma czego cofać: to początek gry.")
-    last = view.turns[-1]
-    result = db.session.connection().execute(
-        update(_turns)
-        .where(_turns.c.id == last.id, _turns.c.undone_at.is_(None))
-        .values(undone_at=utcnow())
-    )
-    if result.rowcount == 0:
-        db.session.rollback()
-        raise Conflict("Ten ruch został już cofnięty (może na innym telefonie).")
-    view = load(account_id, game_id)
-    _cache_results(view)
-    db.session.commit()
-    _expire_game(game_id)
+        _TABLE_CACHE.pop(view.game.id, None)
+        view = load(account_id, game_id)
+        _cache_results(view)
+        _bump_version(view)
+        db.session.commit()
+    _expire_game(view.game.id)
     return view
 
 
-def _cache_results(view: AnyView, seats: set[int] | None = None) -> None:
+def _cache_results(view: AnyView, seats: set[int] | None = None) -> bool:
     """Store the derived results on the seats (recomputable from the turns, see `recompute_all`):
     totals (round wins in poker), places and winners once the game is over, and for statistics
     the upper bonuses, five of a kind rolled and extra Generał bonuses. Only changed rows are
-    written, in the caller's transaction. `seats` limits the work to the seats whose sheet
-    changed, unless the game has just ended (places and winners concern everyone)."""
+    written, in the caller's transaction; the answer says whether any was. `seats` limits the
+    work to the seats whose sheet changed, unless the game has just ended (places and winners
+    concern everyone)."""
     state = view.state
     everyone = seats is None or state.finished or view.game.finished_at is not None
     if isinstance(view, PokerView):
@@ -608,31 +729,44 @@ def _cache_results(view: AnyView, seats: set[int] | None = None) -> None:
     if finished_at != view.game.finished_at:
         view.game.finished_at = finished_at
         conn.execute(_UPDATE_FINISHED, {"game_id": view.game.id, "finished_at": finished_at})
+        return True
+    return bool(changed)
 
 
 def refresh_results(game_id: int) -> AnyView:
     """Replay one game's turns through the rules and rewrite its cached figures, in the caller's
     transaction: for code that writes turns in bulk, such as an import."""
     row = db.session.connection().execute(_GAME_BY_ID_QUERY, {"game_id": game_id}).one()
-    view = _build(GameRow(*row), verify=True, log=False)
-    _cache_results(view)
+    view = _build(GameRow(*row), log=False)
+    rewritten = isinstance(view, GameView) and _replay_points(view)
+    if _cache_results(view) or rewritten:
+        _bump_version(view)
     return view
 
 
 def delete_game(account_id: int, game_id: int) -> None:
-    game = get_game(account_id, game_id)
-    db.session.delete(game)
-    db.session.commit()
+    with _locked(account_id, game_id):
+        game = get_game(account_id, game_id)
+        db.session.delete(game)
+        db.session.commit()
+    _TABLE_CACHE.pop(game_id, None)
 
 
 def rematch(account_id: int, game_id: int) -> Game:
-    """Same players and variant; the next player in the seating starts."""
-    game = get_game(account_id, game_id)
-    if not game.finished:
-        raise Conflict("Rewanż można zagrać po zakończeniu gry.")
-    names = [s.player.name for s in game.seats]
-    names = names[1:] + names[:1]
-    return create_game(account_id, game.variant, names, game.options, rematch_of=game.id)
+    """Same players and variant; the next player in the seating starts. A game has one
+    rematch: asked again (a second tap, another phone on the same end screen), the answer is
+    the rematch already started."""
+    with _locked(account_id, game_id):
+        existing = db.session.scalar(_REMATCH_QUERY, {"game_id": game_id})
+        if existing is not None:
+            db.session.commit()
+            return get_game(account_id, existing)
+        game = get_game(account_id, game_id)
+        if not game.finished:
+            raise Conflict("Rewanż można zagrać po zakończeniu gry.")
+        names = [s.player.name for s in game.seats]
+        names = names[1:] + names[:1]
+        return create_game(account_id, game.variant, names, game.options, rematch_of=game.id)
 
 
 def list_games(account_id: int, *, finished: bool | None = None) -> list[Game]:
@@ -716,11 +850,12 @@ def recompute_all() -> int:
     Returns the number of games recomputed. Points written in each turn are recomputed from the
     dice too, so a corrected rule reaches every stored game.
     """
-    rows = db.session.connection().execute(_ALL_GAMES_QUERY).all()
-    for row in rows:
-        _cache_results(_build(GameRow(*row), verify=True, log=False))
+    game_ids = db.session.connection().execute(_GAME_IDS_QUERY).scalars().all()
+    for game_id in game_ids:
+        refresh_results(game_id)
     db.session.commit()
-    return len(rows)
+    _TABLE_CACHE.clear()
+    return len(game_ids)
 
 
 __all__ = [

@@ -1,0 +1,373 @@
+"""Writes to a game decide inside the transaction that stores them: racing phones, caches that
+must never answer for another game or a stale state, retries, rematches, and the turn limit.
+
+Several threads through the Flask test client stand in for phones here, each with its own app
+context and database connection on one SQLite file; tests/e2e repeats the races against the
+real server with several worker processes."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select, text
+
+from tracker.extensions import db
+from tracker.models import Game, Player, Turn
+from tracker.services import games as game_service
+
+from .test_api_games import FILLER, GAMES, SIXES, STANDARD_ORDER, Api, account_with_token
+from .test_api_games import api as api  # noqa: F401  (the fixture)
+
+Request = Callable[[], Any]
+
+
+def at_once(requests: list[Request]) -> list[Any]:
+    """Send `requests` from as many threads, released together by a barrier; the answers (or
+    the exception a request raised), in the order given."""
+    barrier = threading.Barrier(len(requests), timeout=20)
+    answers: list[Any] = [None] * len(requests)
+
+    def phone(index: int) -> None:
+        try:
+            barrier.wait()
+            answers[index] = requests[index]()
+        except Exception as exc:  # a 500 propagates in TESTING: record it, don't hang
+            answers[index] = exc
+
+    threads = [threading.Thread(target=phone, args=(i,)) for i in range(len(requests))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return answers
+
+
+def turns_in_force(app: Flask, game_id: int) -> list[int]:
+    with app.app_context():
+        return list(
+            db.session.scalars(
+                select(Turn.seq)
+                .where(Turn.game_id == game_id, Turn.undone_at.is_(None))
+                .order_by(Turn.seq)
+            )
+        )
+
+
+# --- a turn racing an undo ----------------------------------------------------------------
+
+
+def test_a_turn_racing_an_undo_never_leaves_a_gap_in_the_turns(app: Flask, api: Api):
+    game = api.new_game("standard", ["Ala"])
+    game_id = game["id"]
+
+    def turn() -> Any:
+        free = next(f for f in STANDARD_ORDER if f not in written_now())
+        return api.client.post(
+            f"{GAMES}/{game_id}/turns",
+            json={"dice": FILLER[free], "field": free},
+            headers=api.headers,
+        )
+
+    def undo() -> Any:
+        return api.client.delete(f"{GAMES}/{game_id}/turns/last", headers=api.headers)
+
+    def written_now() -> set[str]:
+        with app.app_context():
+            return set(
+                db.session.scalars(
+                    select(Turn.field).where(Turn.game_id == game_id, Turn.undone_at.is_(None))
+                )
+            )
+
+    api.turn(game_id, FILLER["ones"], "ones")
+    api.turn(game_id, FILLER["twos"], "twos")
+    for _ in range(12):
+        answers = at_once([turn, undo])
+        statuses = [getattr(a, "status_code", a) for a in answers]
+        assert all(s in (200, 201, 409) for s in statuses), statuses
+        seqs = turns_in_force(app, game_id)
+        assert seqs == list(range(1, len(seqs) + 1)), seqs
+        if len(seqs) < 2:  # keep something to undo
+            free = next(f for f in STANDARD_ORDER if f not in written_now())
+            api.turn(game_id, FILLER[free], free)
+
+    final = api.game(game_id)
+    assert final["next_seq"] == len(final["turns"]) + 1
+    filled = final["players"][0]["columns"][0]["cells"]
+    assert sorted(filled) == sorted(t["field"] for t in final["turns"])
+
+
+def test_an_undo_sent_while_a_turn_is_being_written_waits_for_it(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+):
+    """Deterministically: the undo arrives after the turn has read the game and before it has
+    written. Decided outside the write's transaction, the undo took back turn 2 and the turn
+    was stored as seq 3: turns in force [1, 3], and the game broken for good."""
+    game = api.new_game("standard", ["Ala"])
+    api.turn(game["id"], FILLER["ones"], "ones")
+    api.turn(game["id"], FILLER["twos"], "twos")
+    original = game_service._load_for_turn
+    undone: list[Any] = []
+    thread = threading.Thread(
+        target=lambda: undone.append(
+            api.client.delete(f"{GAMES}/{game['id']}/turns/last", headers=api.headers)
+        )
+    )
+
+    def undo_arrives_after_this_read(*args: Any, **kwargs: Any) -> Any:
+        view = original(*args, **kwargs)
+        if not thread.is_alive() and not undone:
+            thread.start()
+            thread.join(timeout=0.5)  # it finishes here only if nothing holds it back
+        return view
+
+    monkeypatch.setattr(game_service, "_load_for_turn", undo_arrives_after_this_read)
+
+    response = api.post(f"{GAMES}/{game['id']}/turns", {"dice": SIXES, "field": "sixes"})
+    thread.join(timeout=10)
+
+    assert response.status_code == 201
+    assert [r.status_code for r in undone] == [200]
+    monkeypatch.undo()
+    assert turns_in_force(app, game["id"]) == [1, 2]
+    final = api.game(game["id"])
+    assert [t["field"] for t in final["turns"]] == ["ones", "twos"]  # the undo took "sixes"
+
+
+# --- safe retries ----------------------------------------------------------------------------
+
+
+def test_a_retried_turn_with_expected_seq_is_written_once(api: Api):
+    game = api.new_game("standard", ["Ala"])
+    body = {"dice": SIXES, "field": "sixes", "expected_seq": game["next_seq"]}
+    url = f"{GAMES}/{game['id']}/turns"
+
+    first = api.post(url, body)
+    retry = api.post(url, body)
+
+    assert first.status_code == 201
+    assert first.get_json()["next_seq"] == 2
+    assert retry.status_code == 409
+    assert "już zapisany" in retry.get_json()["error"]
+    assert len(api.game(game["id"])["turns"]) == 1
+
+
+def test_a_retried_undo_with_expected_seq_takes_back_one_turn(api: Api):
+    game = api.new_game("standard", ["Ala"])
+    api.turn(game["id"], FILLER["ones"], "ones")
+    after = api.turn(game["id"], FILLER["twos"], "twos")
+    url = f"{GAMES}/{game['id']}/turns/last?expected_seq={after['next_seq']}"
+
+    first = api.delete(url)
+    retry = api.delete(url)
+
+    assert first.status_code == 200
+    assert retry.status_code == 409
+    assert [t["field"] for t in api.game(game["id"])["turns"]] == ["ones"]
+
+
+@pytest.mark.parametrize("value", [0, -1, 5002, "2", 2.0, True, [], "9" * 5000], ids=repr)
+def test_expected_seq_must_be_a_plausible_seq(api: Api, value: Any):
+    game = api.new_game("standard", ["Ala"])
+
+    response = api.post(
+        f"{GAMES}/{game['id']}/turns", {"dice": SIXES, "field": "sixes", "expected_seq": value}
+    )
+
+    assert response.status_code == 400
+    assert "expected_seq" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("value", ["0", "x", "9" * 5000, "-1"])
+def test_undo_expected_seq_in_the_query_must_be_a_plausible_seq(api: Api, value: str):
+    game = api.new_game("standard", ["Ala"])
+    api.turn(game["id"], SIXES, "sixes")
+
+    response = api.delete(f"{GAMES}/{game['id']}/turns/last?expected_seq={value}")
+
+    assert response.status_code == 400
+    assert len(api.game(game["id"])["turns"]) == 1
+
+
+# --- creation races ------------------------------------------------------------------------
+
+
+def test_games_created_at_once_with_the_same_new_players_share_the_players(app: Flask, api: Api):
+    def create() -> Any:
+        return api.client.post(
+            GAMES, json={"variant": "standard", "players": ["Zenek", "Ziuta"]}, headers=api.headers
+        )
+
+    for _ in range(3):
+        answers = at_once([create] * 4)
+        assert [getattr(a, "status_code", a) for a in answers] == [201] * 4
+
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == 2
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 12
+
+
+def test_a_lost_race_on_a_new_player_is_retried_not_a_500(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+):
+    """Deterministically: the other phone creates the player between this request's look-up and
+    its insert."""
+    original = game_service.players_by_names
+    calls = []
+
+    def other_phone_creates_the_player_first(account_id: int, names: list[str]) -> Any:
+        found = original(account_id, names)
+        if not calls:
+            calls.append(1)
+            thread = threading.Thread(
+                target=lambda: api.client.post(
+                    GAMES, json={"variant": "standard", "players": names}, headers=api.headers
+                )
+            )
+            thread.start()
+            thread.join(timeout=20)
+        return found
+
+    monkeypatch.setattr(game_service, "players_by_names", other_phone_creates_the_player_first)
+
+    response = api.post(GAMES, {"variant": "standard", "players": ["Nowy"]})
+
+    assert response.status_code == 201
+    with app.app_context():
+        assert db.session.scalars(select(Player.name)).all() == ["Nowy"]
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 2
+
+
+# --- rematch --------------------------------------------------------------------------------
+
+
+def test_a_second_rematch_opens_the_rematch_already_started(app: Flask, api: Api):
+    game = api.new_game("standard", ["Ala"])
+    for field_id in STANDARD_ORDER:
+        api.turn(game["id"], FILLER[field_id], field_id)
+    with app.app_context():
+        account_id = db.session.get(Game, game["id"]).account_id
+
+    def rematch() -> Any:
+        with app.app_context():
+            return game_service.rematch(account_id, game["id"]).id
+
+    answers = at_once([rematch] * 3)
+    again = rematch()
+
+    assert len({*answers, again}) == 1, answers
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 2
+
+
+# --- caches never answer for another game or a stale state ----------------------------------
+
+
+def test_a_game_written_by_another_process_is_not_judged_from_the_cache(app: Flask, api: Api):
+    game = api.new_game("standard", ["Ala"])
+    api.turn(game["id"], FILLER["ones"], "ones")  # this process now caches the sheet
+    with app.app_context():  # another worker writes Szóstki (and raises the version)
+        game_service.clear_caches()
+        game_service.record_turn(
+            db.session.get(Game, game["id"]).account_id, game["id"], SIXES, "sixes"
+        )
+    api.turn(game["id"], FILLER["twos"], "twos")  # refill this process's cache...
+    with app.app_context():  # ...and the other worker takes "twos" back
+        game_service.clear_caches()
+        game_service.undo_last_turn(db.session.get(Game, game["id"]).account_id, game["id"])
+
+    # The sheet this process cached has Dwójki filled; the game does not.
+    after = api.turn(game["id"], FILLER["twos"], "twos")
+
+    assert sorted(after["players"][0]["columns"][0]["cells"]) == ["ones", "sixes", "twos"]
+
+
+def test_a_game_recreated_under_the_same_id_is_never_judged_from_the_old_one(app: Flask, api: Api):
+    """Ids are no longer reused, but the cache must not rely on it: force a new game (another
+    account, another variant) into the id of a cached one, with the same version."""
+    old = api.new_game("standard", ["Ala"])
+    api.turn(old["id"], SIXES, "sixes")  # cached: standard, Szóstki filled
+    other = Api(api.client, account_with_token(app, "Nowakowie"))
+    new = other.new_game("scandinavian", ["Ela"])
+    with app.app_context():
+        conn = db.session.connection()
+        conn.execute(text("PRAGMA foreign_keys=OFF"))
+        conn.execute(text("DELETE FROM turns WHERE game_id = :old"), {"old": old["id"]})
+        conn.execute(text("DELETE FROM game_seats WHERE game_id = :old"), {"old": old["id"]})
+        conn.execute(text("DELETE FROM games WHERE id = :old"), {"old": old["id"]})
+        for table in ("turns", "game_seats"):
+            conn.execute(
+                text(f"UPDATE {table} SET game_id = :old WHERE game_id = :new"),
+                {"old": old["id"], "new": new["id"]},
+            )
+        conn.execute(
+            text("UPDATE games SET id = :old, version = 1 WHERE id = :new"),
+            {"old": old["id"], "new": new["id"]},
+        )
+        db.session.commit()
+
+    assert api.get(f"{GAMES}/{old['id']}").status_code == 404  # another account's game now
+    after = other.turn(old["id"], SIXES, "sixes")
+
+    assert after["variant"] == "scandinavian"
+    assert after["players"][0]["columns"][0]["cells"] == {"sixes": 30}
+
+
+def test_ids_of_deleted_games_and_accounts_are_never_given_again(app: Flask, api: Api):
+    first = api.new_game("standard", ["Ala"])
+    game_service_delete(app, first["id"])
+
+    second = api.new_game("standard", ["Ala"])
+
+    assert second["id"] > first["id"]
+    with app.app_context():
+        conn = db.session.connection()
+        newest = conn.execute(text("SELECT max(id) FROM accounts")).scalar_one()
+        conn.execute(text("DELETE FROM accounts WHERE id = :id"), {"id": newest})
+        db.session.commit()
+    account_with_token(app, "Następni")
+    with app.app_context():
+        assert (
+            db.session.connection().execute(text("SELECT max(id) FROM accounts")).scalar_one()
+            == newest + 1
+        )
+
+
+def game_service_delete(app: Flask, game_id: int) -> None:
+    with app.app_context():
+        game_service.delete_game(db.session.get(Game, game_id).account_id, game_id)
+
+
+def test_undo_and_delete_drop_the_cached_state(app: Flask, api: Api):
+    game = api.new_game("standard", ["Ala"])
+    api.turn(game["id"], SIXES, "sixes")
+    assert game["id"] in game_service._TABLE_CACHE
+
+    api.undo(game["id"])
+    assert game["id"] not in game_service._TABLE_CACHE
+
+    api.turn(game["id"], SIXES, "sixes")
+    game_service_delete(app, game["id"])
+    assert game["id"] not in game_service._TABLE_CACHE
+
+
+# --- the limit on turns is the same when playing and when importing --------------------------
+
+
+def test_a_game_takes_no_more_turns_than_an_import_accepts(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(game_service, "MAX_TURNS_PER_GAME", 2)
+    match = api.new_game("poker", ["Ala", "Ola"])
+    url = f"{GAMES}/{match['id']}/turns"
+    assert api.post(url, {"dice": [1, 1, 2, 2, 3]}).status_code == 201
+    assert api.post(url, {"dice": [1, 1, 2, 2, 3]}).status_code == 201  # a drawn round
+
+    refused = api.post(url, {"dice": [1, 1, 2, 2, 3]})
+
+    assert refused.status_code == 409
+    assert "2 ruchów" in refused.get_json()["error"]
