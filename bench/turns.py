@@ -607,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
             print(Path(log_path).read_text(errors="replace")[-4000:], file=sys.stderr)
             return 2
         print(
-            f"gunicorn (tracker.cli.run_server), {workers} sync workers on {HOST}:{port}; "
+            f"gunicorn (tracker.cli.run_server), {workers} workers on {HOST}:{port}; "
             f"{args.clients} clients; {args.seconds:g} s per phase in {args.rounds} interleaved "
             f"slice(s), each after {args.warmup:g} s of uncounted warm-up; variant {args.variant}"
         )

@@ -70,7 +70,9 @@ def serve_command(
     run_server(app, host, port, workers or default_workers(), threads)
 
 
-def run_server(app: Flask, host: str, port: int, workers: int, threads: int = 1) -> None:
+def run_server(
+    app: Flask, host: str, port: int, workers: int, threads: int = DEFAULT_THREADS
+) -> None:
     """Serve `app` until interrupted: gunicorn on POSIX, waitress on Windows.
 
     The Flask CLI runs every command inside an app context of its own, and a server started
