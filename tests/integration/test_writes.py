@@ -16,7 +16,8 @@ from flask import Flask
 from sqlalchemy import func, select, text
 
 from tracker.extensions import db
-from tracker.models import Game, Player, Turn
+from tracker.models import Account, Game, Player, Turn
+from tracker.services import InvalidInput, accounts, players
 from tracker.services import games as game_service
 
 from .test_api_games import FILLER, GAMES, SIXES, STANDARD_ORDER, Api, account_with_token
@@ -371,3 +372,46 @@ def test_a_game_takes_no_more_turns_than_an_import_accepts(
 
     assert refused.status_code == 409
     assert "2 ruchów" in refused.get_json()["error"]
+
+
+# --- other unique keys: sign-up and renaming ------------------------------------------------
+
+
+def test_the_same_name_signed_up_in_two_browsers_at_once_is_a_clear_error(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+):
+    """The other browser's sign-up commits while this one hashes its password (after the
+    check that the name is free)."""
+    original = accounts.generate_password_hash
+
+    def other_browser_signs_up_meanwhile(password: str) -> str:
+        monkeypatch.setattr(accounts, "generate_password_hash", original)
+        thread = threading.Thread(target=sign_up, args=(app,))
+        thread.start()
+        thread.join(timeout=20)
+        return original(password)
+
+    def sign_up(app: Flask) -> None:
+        with app.app_context():
+            accounts.create_account("Kowalscy", "tajne-haslo-123")
+
+    monkeypatch.setattr(accounts, "generate_password_hash", other_browser_signs_up_meanwhile)
+
+    with app.app_context(), pytest.raises(InvalidInput, match="już istnieje"):
+        accounts.create_account("kowalscy", "inne-haslo-123")
+    with app.app_context():
+        assert db.session.scalars(select(Account.name)).all() == ["Kowalscy"]
+
+
+def test_renaming_to_a_name_another_player_took_meanwhile_is_a_clear_error(app: Flask, api: Api):
+    api.new_game("standard", ["Ala", "Ola"])
+    with app.app_context():
+        account_id = db.session.scalar(select(Account.id))
+        ala, ola = db.session.scalars(select(Player).order_by(Player.id)).all()
+        players.rename_player(account_id, ala.id, "Ela")
+
+        with pytest.raises(InvalidInput, match="już takie imię"):
+            players.rename_player(account_id, ola.id, "ELA")
+
+        assert sorted(db.session.scalars(select(Player.name))) == ["Ela", "Ola"]
+        players.rename_player(account_id, ola.id, "OLA")  # its own name, other letters

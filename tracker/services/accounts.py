@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..extensions import db
@@ -49,7 +50,11 @@ def create_account(name: str, password: str) -> Account:
         raise InvalidInput("Konto o tej nazwie już istnieje.", "name")
     account = Account(name=name, name_key=key, password_hash=generate_password_hash(password))
     db.session.add(account)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same name signed up from another browser meanwhile
+        db.session.rollback()
+        raise InvalidInput("Konto o tej nazwie już istnieje.", "name") from None
     return account
 
 

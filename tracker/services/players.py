@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import Player, name_key
@@ -65,15 +66,11 @@ def players_by_names(account_id: int, names: list[str]) -> list[Player]:
 def rename_player(account_id: int, player_id: int, new_name: str) -> Player:
     player = get_player(account_id, player_id)
     name = validate_name(new_name)
-    key = name_key(name)
-    clash = db.session.scalar(
-        select(Player.id).where(
-            Player.account_id == account_id, Player.name_key == key, Player.id != player.id
-        )
-    )
-    if clash is not None:
-        raise InvalidInput("Inny gracz ma już takie imię.", "name")
     player.name = name
-    player.name_key = key
-    db.session.commit()
+    player.name_key = name_key(name)
+    try:  # the unique key decides, also against a rename on another phone at the same moment
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise InvalidInput("Inny gracz ma już takie imię.", "name") from None
     return player
