@@ -95,7 +95,11 @@ def _run_server(app: Flask, host: str, port: int, workers: int, threads: int) ->
         _serve_with_gunicorn(app, host, port, workers, threads)
 
 
-def _serve_with_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int) -> None:
+def _serve_with_gunicorn(
+    app: Flask, host: str, port: int, workers: int, threads: int, worker_class: str = "gthread"
+) -> None:
+    """gunicorn with `serve`'s settings; `worker_class` is there for bench/serving.py, which
+    measures the alternatives."""
     from gunicorn.app.base import BaseApplication
 
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -104,7 +108,7 @@ def _serve_with_gunicorn(app: Flask, host: str, port: int, workers: int, threads
         def load_config(self) -> None:
             self.cfg.set("bind", [bind])
             self.cfg.set("workers", workers)
-            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("worker_class", worker_class)
             self.cfg.set("threads", threads)
             self.cfg.set("keepalive", KEEPALIVE_SECONDS)
             self.cfg.set("proc_name", "kosci")
