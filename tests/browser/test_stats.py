@@ -13,7 +13,7 @@ from stats_builders import build_family, random_games
 from tracker.extensions import db
 from tracker.models import Account
 
-from .test_game_play import no_sideways_scroll, sign_up
+from .phone import no_sideways_scroll, sign_up
 
 CHARTS = ("chart-variants", "chart-months", "chart-wins", "chart-totals-standard")
 

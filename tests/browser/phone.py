@@ -1,0 +1,113 @@
+"""Shared steps for phone tests on the table: sign up or in through the forms, start a game,
+tap dice and fields. Used by tests/browser and tests/e2e."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from playwright.sync_api import Page, expect
+
+from tracker.games.turn import cell_name
+from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
+
+PASSWORD = "tajne hasło 123"
+
+STANDARD = TABLE_VARIANTS["standard"]
+TRIPLE = TABLE_VARIANTS["triple"]
+
+# A whole two-player game, turn by turn in seating order: Ala gets her upper bonus, a Generał
+# and then a joker with +100 in Szansa; Ola plays a plain, lower game.
+ALA = [
+    ("11123", "ones"),
+    ("22245", "twos"),
+    ("33316", "threes"),
+    ("44425", "fours"),
+    ("55531", "fives"),
+    ("66612", "sixes"),
+    ("44456", "three_of_a_kind"),
+    ("55552", "four_of_a_kind"),
+    ("33322", "full_house"),
+    ("12346", "small_straight"),
+    ("23456", "large_straight"),
+    ("66666", "five_of_a_kind"),
+    ("66666", "chance"),
+]
+OLA = [
+    ("11456", "ones"),
+    ("22136", "twos"),
+    ("33124", "threes"),
+    ("44123", "fours"),
+    ("55123", "fives"),
+    ("66123", "sixes"),
+    ("33345", "three_of_a_kind"),
+    ("22221", "four_of_a_kind"),
+    ("44455", "full_house"),
+    ("23451", "small_straight"),
+    ("12345", "large_straight"),
+    ("55555", "five_of_a_kind"),
+    ("65432", "chance"),
+]
+
+
+def no_sideways_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def sign_up(page: Page, family: str = "Rodzina") -> str:
+    """A new account through the sign-up form, signed in on `page`; its name."""
+    name = f"{family} {uuid.uuid4().hex[:8]}"
+    page.goto("/rejestracja")
+    page.get_by_label("Nazwa konta").fill(name)
+    page.get_by_label("Hasło", exact=True).fill(PASSWORD)
+    page.get_by_label("Powtórz hasło").fill(PASSWORD)
+    page.get_by_role("button", name="Załóż konto").click()
+    expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
+    return name
+
+
+def start_game(page: Page, variant_name: str, names: list[str]) -> None:
+    page.get_by_role("link", name="Nowa gra").click()
+    page.get_by_text(variant_name, exact=True).click()
+    for index, name in enumerate(names):
+        if index >= page.locator("[data-seat]").count():
+            page.get_by_role("button", name="+ Dodaj gracza").click()
+        page.get_by_label(f"Gracz {index + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Zacznij grę").click()
+    expect(page).to_have_url(re.compile(r"/gry/\d+$"))
+    expect(page.locator(".turn-name")).to_have_text(names[0])
+
+
+def tap_dice(page: Page, dice: str) -> None:
+    pad = page.locator("[data-pad]")
+    for face in dice:
+        pad.locator(f'button[data-face="{face}"]').click()
+    expect(page.locator("[data-fields] [data-write]").first).to_be_attached()
+
+
+def field_button(page: Page, field: str, column: int = 0):
+    return page.locator(f'[data-fields] button[form="w{column}"][value="{field}"]')
+
+
+def play_turn(page: Page, game: TableGame, names: list[str], dice: str, field: str, column=0):
+    """Tap the dice and the field; check the flash against the rules' own placement."""
+    seat = game.current_seat
+    assert seat is not None
+    expect(page.locator(".turn-name")).to_have_text(names[seat])
+    tap_dice(page, dice)
+    field_button(page, field, column).click()
+    placement = game.play(parse_dice(dice), field, column)
+    written = f"Zapisano: {names[seat]} – {cell_name(game.variant, field, column)} "
+    written += str(placement.points)
+    if placement.extra_bonus:
+        written += f" (+{placement.extra_bonus})"
+    expect(page.get_by_text(written, exact=True)).to_be_visible()
+
+
+def sign_in(page: Page, account: str) -> None:
+    """Sign in to `account` through the form."""
+    page.goto("/logowanie")
+    page.get_by_label("Nazwa konta").fill(account)
+    page.get_by_label("Hasło").fill(PASSWORD)
+    page.get_by_role("button", name="Zaloguj się").click()
+    expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
