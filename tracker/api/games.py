@@ -202,7 +202,8 @@ def undo_turn(game_id: int) -> JsonObject:
 
 
 def _is_small_number(text: str) -> bool:
-    return text.isdigit() and len(text) <= 9
+    # isascii: "²".isdigit() is true, but int("²") fails with a bare ValueError.
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def _expected_seq(value: object) -> int | None:

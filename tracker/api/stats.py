@@ -3,8 +3,9 @@
 Query parameters, all optional: `variant` (a variant id), `player` (a name, case ignored: games
 that player took part in; repeat it for games all of them played together), `from` and `to`
 (local days YYYY-MM-DD, both included). A name no player has gives zero games; an unknown
-parameter or variant, a malformed day, `from` after `to` or a repeated `variant`/`from`/`to`
-are 400 `{"error": ...}`.
+parameter or variant, a malformed day, a day at the calendar's ends (see
+`tracker.services.inputs`), `from` after `to` or a repeated `variant`/`from`/`to` are 400
+`{"error": ...}`.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from tracker.rules import (
     parse_dice,
     parse_sheet,
 )
+from tracker.services.inputs import whole_number
 
 DEFAULT_VARIANT = "standard"
 BONUS_THRESHOLDS = tuple(str(t) for t in TABLE_VARIANTS["ordered"].bonus_thresholds)
@@ -258,8 +259,9 @@ def _sentence(message: str) -> str:
 
 
 def _as_int(text: str) -> int | None:
-    """A whole number written in ASCII digits, else None ("²".isdigit() is true)."""
-    return int(text) if text.isascii() and text.isdigit() else None
+    """A whole number written in ASCII digits, else None ("²".isdigit() is true), as is a
+    number too long to be any choice of these forms (int() refuses 4,300 digits and more)."""
+    return whole_number(text)
 
 
 # --- poker -------------------------------------------------------------------------------

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import PasswordField, StringField
 from wtforms.validators import EqualTo, InputRequired, Length
 
+from ..forms import PageForm
 from ..services.accounts import NAME_MAX, PASSWORD_MIN
 
 
-class SignUpForm(FlaskForm):
+class SignUpForm(PageForm):
     name = StringField(
         "Nazwa konta (np. Kowalscy)",
         validators=[
@@ -31,7 +31,7 @@ class SignUpForm(FlaskForm):
     )
 
 
-class SignInForm(FlaskForm):
+class SignInForm(PageForm):
     name = StringField(
         "Nazwa konta",
         validators=[InputRequired("Podaj nazwę konta.")],
@@ -44,7 +44,7 @@ class SignInForm(FlaskForm):
     )
 
 
-class TokenForm(FlaskForm):
+class TokenForm(PageForm):
     name = StringField(
         "Nazwa tokenu (np. skrypt domowy)",
         validators=[
@@ -54,5 +54,5 @@ class TokenForm(FlaskForm):
     )
 
 
-class EmptyForm(FlaskForm):
+class EmptyForm(PageForm):
     """A CSRF-protected POST button (sign out, revoke, delete)."""

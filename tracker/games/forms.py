@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, FieldList, HiddenField, StringField
 from wtforms.validators import ValidationError
 
+from ..forms import PageForm
 from ..models import name_key
 from ..rules import POKER, TABLE_VARIANTS
 from ..rules.match import MIN_PLAYERS as POKER_MIN_PLAYERS
@@ -22,7 +22,7 @@ BONUS_THRESHOLDS = tuple(str(t) for t in TABLE_VARIANTS["ordered"].bonus_thresho
 TARGET_WINS = tuple(str(n) for n in TARGET_WINS_RANGE)  # "1" … "9"
 
 
-def player_name(form: FlaskForm, field: Field) -> None:
+def player_name(form: PageForm, field: Field) -> None:
     """An empty row is ignored; a filled one must be a name the players service accepts."""
     if not (field.data or "").strip():
         field.data = ""
@@ -33,7 +33,7 @@ def player_name(form: FlaskForm, field: Field) -> None:
         raise ValidationError(exc.message) from exc
 
 
-class NewGameForm(FlaskForm):
+class NewGameForm(PageForm):
     # Radio cards in the template; plain strings here, checked in `validate` in Polish.
     variant = StringField("Wariant", default="standard")
     bonus_threshold = StringField("Próg premii za górną część", default=BONUS_THRESHOLDS[0])
@@ -111,13 +111,13 @@ class NewGameForm(FlaskForm):
         return valid
 
 
-class RenameForm(FlaskForm):
+class RenameForm(PageForm):
     """One player's inline rename; each row of the players page has its own prefix."""
 
     name = StringField("Imię", render_kw={"maxlength": NAME_MAX, "autocapitalize": "words"})
 
 
-class TurnForm(FlaskForm):
+class TurnForm(PageForm):
     """Writing a turn: the dice, the field tapped, its column, and the turn number the phone saw.
 
     Hidden fields are read as text and checked in the view: a phone never sends anything else,
@@ -131,7 +131,7 @@ class TurnForm(FlaskForm):
     confirm = HiddenField()
 
 
-class SeqForm(FlaskForm):
+class SeqForm(PageForm):
     """A button that acts on the game as the phone saw it (undo): carries the turn number."""
 
     seq = HiddenField()

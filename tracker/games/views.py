@@ -31,6 +31,7 @@ from ..extensions import login_manager
 from ..rules import VARIANT_NAMES
 from ..services import Conflict, NotFound, ServiceError, games, players
 from ..services.games import MAX_PLAYERS, AnyView, GameView, PokerView
+from ..services.inputs import whole_number
 from . import poker
 from .forms import NewGameForm, RenameForm, SeqForm, TurnForm
 from .turn import (
@@ -103,8 +104,8 @@ def _load(game_id: int) -> AnyView:
 
 
 def _as_int(text: str | None) -> int | None:
-    text = (text or "").strip()
-    return int(text) if text.isascii() and text.isdigit() else None
+    """A number from a form or the query; None when it is none the database could hold."""
+    return whole_number(text)
 
 
 def _to_game(game_id: int, dice: str | None = None, seq: int | None = None) -> Response:
@@ -296,8 +297,13 @@ def write(game_id: int) -> ResponseReturnValue:
     view = _load(game_id)
     if isinstance(view, PokerView):
         return poker.write(view, dice_text, seq, field=field)
-    if seq is None or column is None or not field:
+    if not (form.seq.data or "").strip() or not field:
         abort(400, "Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz.")
+    # Hidden fields a phone fills itself: anything else than a number in range is a bad request.
+    if seq is None:
+        abort(400, "Numer ruchu w formularzu jest nieprawidłowy. Odśwież stronę i spróbuj znowu.")
+    if column is None:
+        abort(400, "Nie ma takiej kolumny w tabeli. Odśwież stronę i wybierz pole jeszcze raz.")
 
     if seq == view.next_seq and not view.finished and form.confirm.data != "1":
         question = _zero_question(view, dice_text, field, column)
@@ -335,8 +341,10 @@ def undo(game_id: int) -> ResponseReturnValue:
     form = SeqForm()
     form.validate_on_submit()
     seq = _as_int(form.seq.data)
-    if seq is None:
+    if not (form.seq.data or "").strip():
         abort(400, "Formularz cofania jest niepełny. Odśwież stronę i spróbuj jeszcze raz.")
+    if seq is None:
+        abort(400, "Numer ruchu w formularzu jest nieprawidłowy. Odśwież stronę i spróbuj znowu.")
     before = _load(game_id)
     try:
         after = games.undo_last_turn(_account(), game_id, expected_seq=seq)

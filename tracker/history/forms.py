@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import date, timedelta, tzinfo
 from typing import Any
 
 from wtforms import Form, SelectField, StringField
 
 from ..rules import VARIANT_NAMES
+from ..services import InvalidInput
 from ..services.history import HistoryFilters
+from ..services.inputs import check_day, local_midnight
 
 BAD_DATE = "Nieprawidłowa data. Wpisz ją jako RRRR-MM-DD (np. 2025-05-03) albo 3.05.2025."
 # A browser without a date picker sends what was typed: the Polish way is accepted too.
@@ -18,7 +20,8 @@ _POLISH_DAY = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
 
 
 def parse_day(text: str | None) -> date | None:
-    """A calendar day typed or picked; None when empty; ValueError when it is no date."""
+    """A calendar day typed or picked; None when empty; ValueError when it is no date,
+    InvalidInput when it lies at the very ends of the calendar (see `check_day`)."""
     text = (text or "").strip()
     if not text:
         return None
@@ -28,12 +31,7 @@ def parse_day(text: str | None) -> date | None:
         day, month, year = match.groups()
     else:
         raise ValueError(text)
-    return date(int(year), int(month), int(day))
-
-
-def local_midnight(day: date, zone: tzinfo) -> datetime:
-    """The start of a local calendar day, in UTC as the database stores times."""
-    return datetime.combine(day, time(), zone).astimezone(UTC).replace(tzinfo=None)
+    return check_day(date(int(year), int(month), int(day)))
 
 
 class HistoryFilterForm(Form):
@@ -65,6 +63,9 @@ class HistoryFilterForm(Form):
             except ValueError:
                 field.errors = [BAD_DATE]
                 days.append(None)
+            except InvalidInput as exc:
+                field.errors = [exc.message]
+                days.append(None)
         first, last = days
         if first and last and first > last:
             self.do.errors = ["Data „do” jest wcześniejsza niż data „od”. Popraw jedną z nich."]
@@ -75,9 +76,7 @@ class HistoryFilterForm(Form):
             player_id=int(player) if player else None,
             started_from=local_midnight(first, zone) if first else None,
             # The last day is included: games started before the next local midnight.
-            started_until=local_midnight(last + timedelta(days=1), zone)
-            if last and last < date.max
-            else None,
+            started_until=local_midnight(last + timedelta(days=1), zone) if last else None,
         )
 
     def query(self) -> dict[str, str]:

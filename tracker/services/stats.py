@@ -29,7 +29,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from itertools import combinations
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -53,6 +53,7 @@ from ..extensions import db
 from ..models import Game, GameSeat, Player, Turn, name_key
 from ..rules.tables import ALL_FIELD_IDS
 from .errors import InvalidInput
+from .inputs import check_day, local_midnight
 
 DEFAULT_TIMEZONE = "Europe/Warsaw"
 # The player page's chart shows every game up to this many, monthly averages beyond.
@@ -94,7 +95,8 @@ def parse_variant(raw: str | None) -> str | None:
 
 
 def parse_day(raw: str | None, field_name: str) -> date | None:
-    """A day written YYYY-MM-DD (what `<input type="date">` sends); empty means no limit."""
+    """A day written YYYY-MM-DD (what `<input type="date">` sends); empty means no limit. A day
+    at the very ends of the calendar is refused: its bounds in UTC cannot be computed."""
     raw = (raw or "").strip()
     if not raw:
         return None
@@ -103,9 +105,10 @@ def parse_day(raw: str | None, field_name: str) -> date | None:
             f"Podaj datę w postaci RRRR-MM-DD, np. 2025-05-03 (jest {raw!r}).", field_name
         )
     try:
-        return date.fromisoformat(raw)
+        day = date.fromisoformat(raw)
     except ValueError:
         raise InvalidInput(f"Nie ma takiego dnia: {raw}.", field_name) from None
+    return check_day(day, field_name)  # its local midnights must be computable
 
 
 def make_filters(
@@ -138,11 +141,6 @@ def find_player_id(account_id: int, name: str) -> int | None:
     )
 
 
-def _utc(day: date, zone: tzinfo) -> datetime:
-    """The stored (naive UTC) form of local midnight at the start of `day`."""
-    return datetime.combine(day, time(), zone).astimezone(UTC).replace(tzinfo=None)
-
-
 def _conditions(
     account_id: int, f: Filters, *, seat_of: int | None = None
 ) -> list[ColumnElement[bool]]:
@@ -155,9 +153,9 @@ def _conditions(
     if f.variant is not None:
         conditions.append(Game.variant == f.variant)
     if f.since is not None:
-        conditions.append(Game.finished_at >= _utc(f.since, f.zone))
+        conditions.append(Game.finished_at >= local_midnight(f.since, f.zone))
     if f.until is not None:
-        conditions.append(Game.finished_at < _utc(f.until + timedelta(days=1), f.zone))
+        conditions.append(Game.finished_at < local_midnight(f.until + timedelta(days=1), f.zone))
     others = sorted(f.player_ids - {seat_of})
     if len(others) == 1:
         played = select(GameSeat.game_id).where(GameSeat.player_id == others[0])

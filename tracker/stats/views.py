@@ -18,6 +18,7 @@ from flask_login import current_user
 from ..extensions import login_manager
 from ..rules import POKER, TABLE_VARIANTS, VARIANT_NAMES
 from ..services import InvalidInput, NotFound, players, stats
+from ..services.inputs import whole_number
 from . import charts
 from .charts import Chart, count, decimal, month_name, percent
 from .forms import FilterForm
@@ -67,7 +68,7 @@ def overview() -> ResponseReturnValue:
     known = {p.id for p in everyone}
     # Players of another account, or not a number: left out, as if never asked for.
     chosen = sorted(
-        {int(v) for v in request.args.getlist(PLAYER_PARAM) if v.isascii() and v.isdigit()} & known
+        {n for v in request.args.getlist(PLAYER_PARAM) if (n := whole_number(v)) in known}
     )
     filters = _filters(form, chosen)
     context: dict[str, Any] = {

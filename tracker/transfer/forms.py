@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
+from ..forms import PageForm
 
-class ImportForm(FlaskForm):
+
+class ImportForm(PageForm):
     file = FileField(
         "Plik kopii (JSON)",
         validators=[FileRequired("Wybierz plik pobrany jako „Pobierz wszystko (JSON)”.")],
