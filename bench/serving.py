@@ -71,8 +71,10 @@ def _request(port: int, method: str, path: str, token: str, body: dict | None = 
     raw = b"".join(chunks)
     status = int(raw.split(b" ", 2)[1])
     payload = raw.partition(b"\r\n\r\n")[2]
-    return status, json.loads(payload) if payload.startswith(b"{") else None, (
-        time.monotonic() - started
+    return (
+        status,
+        json.loads(payload) if payload.startswith(b"{") else None,
+        (time.monotonic() - started),
     )
 
 
@@ -142,8 +144,10 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=20)
     args = parser.parse_args()
     print(f"{args.workers} workers, {args.stalled} stalled connections, {args.turns} turns each")
-    print(f"{'model':8} {'median ms':>10} {'worst ms':>9} | {'stalled: median ms':>19} "
-          f"{'worst ms':>9} {'timed out (10 s)':>17}")
+    print(
+        f"{'model':8} {'median ms':>10} {'worst ms':>9} | {'stalled: median ms':>19} "
+        f"{'worst ms':>9} {'timed out (10 s)':>17}"
+    )
     for model in ("sync", "gthread"):
         result = measure(model, args.workers, args.stalled, args.turns)
         before, during = result["before"], result["during"]

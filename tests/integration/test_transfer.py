@@ -545,24 +545,50 @@ def test_an_import_is_all_or_nothing(app: Flask, family: dict[str, Any]):
     assert snapshot(app) == before
 
 
-def test_a_database_error_midway_rolls_the_whole_import_back(
+def test_a_database_error_midway_keeps_whole_games_and_importing_again_completes_it(
     app: Flask, family: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ):
-    before = snapshot(app)
-    real = transfer._cache_results
-    calls = []
+    """Games are written in short transactions of whole games: a failure in the third batch
+    keeps the two batches before it, never half a game, and the same file completes it."""
+    monkeypatch.setattr(transfer, "BATCH_ROWS", 1)  # one game per transaction
+    real_insert = transfer.insert
+    turn_inserts = []
 
-    def fail_on_the_third(view: Any) -> None:
-        calls.append(view)
-        if len(calls) == 3:
-            raise RuntimeError("dysk pełny")
-        real(view)
+    def fail_on_the_third_games_turns(table: Any) -> Any:
+        if table is transfer._turns_table:
+            turn_inserts.append(table)
+            if len(turn_inserts) == 3:  # the game and its seats are written by now
+                raise RuntimeError("dysk pełny")
+        return real_insert(table)
 
-    monkeypatch.setattr(transfer, "_cache_results", fail_on_the_third)
+    monkeypatch.setattr(transfer, "insert", fail_on_the_third_games_turns)
     with app.app_context(), pytest.raises(RuntimeError):
         transfer.import_account(family["target"], family["document"])
 
-    assert snapshot(app) == before
+    with app.app_context():
+        written = db.session.scalars(
+            select(Game.uid).where(Game.account_id == family["target"])
+        ).all()
+        orphans = db.session.execute(
+            text(
+                "SELECT count(*) FROM games WHERE account_id = :a AND (id NOT IN "
+                "(SELECT game_id FROM game_seats) OR id NOT IN (SELECT game_id FROM turns))"
+            ),
+            {"a": family["target"]},
+        ).scalar()
+    uids = [g["uid"] for g in family["document"]["games"]]
+    assert sorted(written) == sorted(uids[:2])
+    assert orphans == 0
+    partial = account_records(app, family["target"])
+    source = account_records(app, family["source"])
+    assert partial == {uid: source[uid] for uid in uids[:2]}
+
+    monkeypatch.setattr(transfer, "insert", real_insert)
+    with app.app_context():
+        result = transfer.import_account(family["target"], family["document"])
+
+    assert (result.games, result.skipped) == (4, 2)
+    assert account_records(app, family["target"]) == source
 
 
 def test_two_imports_of_the_same_games_at_once_store_them_once(
@@ -587,6 +613,208 @@ def test_two_imports_of_the_same_games_at_once_store_them_once(
 
     assert "W tym samym czasie zapisano te same gry" in refused.value.message
     assert snapshot(app) == before
+
+
+# --- numbers and types of any size, limits shared with play --------------------------------------
+
+HUGE = "9" * 5000  # Python reads at most 4,300 digits: json.loads raises a bare ValueError
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "version",
+        "players.0.created_at",
+        "games.0.turns.3.points",
+        "games.0.turns.0.seq",
+        "games.0.seats.0.total",  # a figure the import ignores
+        "games.3.options.target_wins",
+    ],
+)
+def test_an_integer_of_any_length_is_a_400_in_polish_and_changes_nothing(
+    app: Flask, family: dict[str, Any], path: str
+):
+    document = copy.deepcopy(family["document"])
+    set_in(path, "@HUGE@")(document)
+    body = json.dumps(document).replace('"@HUGE@"', HUGE).encode()
+    before = snapshot(app)
+
+    api = app.test_client().post(
+        IMPORT, data=body, headers=bearer(app, family["target"]), content_type="application/json"
+    )
+    web = app.test_client()
+    sign_in(web, "Nowakowie")
+    page = upload(web, body, page_csrf(web, "/konto/dane"))
+
+    assert api.status_code == 400, api.get_data(as_text=True)[:200]
+    assert api.get_json()["error"].startswith("Nic nie zaimportowano. Plik zawiera liczbę")
+    assert page.status_code == 400
+    assert "Plik zawiera liczbę o tysiącach cyfr" in page.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+ODD_VALUES = [
+    pytest.param(10**5000, id="5000-digits"),
+    pytest.param(2**63, id="2**63"),
+    pytest.param(-(2**63) - 1, id="below-int64"),
+    pytest.param(10**400, id="400-digits"),
+    pytest.param(1.5, id="float"),
+    pytest.param(float("inf"), id="inf"),
+    pytest.param(float("nan"), id="nan"),
+    pytest.param([], id="list"),
+    pytest.param({}, id="object"),
+    pytest.param(None, id="null"),
+    pytest.param(True, id="true"),
+    pytest.param("x" * 10_000, id="long-text"),
+]
+
+
+def leaf_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every value in the document (only the first two turns of each game): where to put junk."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in leaf_paths(v, (*path, k))] or [path]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value[:2]) for p in leaf_paths(v, (*path, i))] or [path]
+    return [path]
+
+
+@pytest.mark.parametrize("value", ODD_VALUES)
+def test_an_odd_value_anywhere_is_refused_in_polish_or_ignored_never_a_crash(
+    app: Flask, family: dict[str, Any], value: Any
+):
+    """Each value of the file in turn replaced by `value`: the import either refuses the file
+    with InvalidInput and changes nothing, or takes it (the value was one the import ignores,
+    such as a seat's total, or one it accepts, such as `null` for `finished_at`)."""
+    with app.app_context():
+        target = new_account("Próba")
+    for path in leaf_paths(family["document"]):
+        document = copy.deepcopy(family["document"])
+        container: Any = document
+        for key in path[:-1]:
+            container = container[key]
+        container[path[-1]] = value
+        refusal = None
+        with app.app_context():
+            try:
+                transfer.import_account(target, document)
+            except InvalidInput as exc:
+                refusal = exc.message
+        if refusal is not None:
+            assert refusal.startswith("Nic nie zaimportowano. "), path
+            assert len(refusal) < 1000, path
+
+
+def drawn_poker_match(hands: int, *, corrections: int = 0) -> dict[str, Any]:
+    """An export of one poker match of `hands` hands in force, every round drawn (the same dice
+    for both), so it never ends; its first `corrections` hands were first written and undone."""
+    at = "2025-05-01T18:00:00Z"
+    log = [
+        {"seq": n + 1, "seat": n % 2, "dice": "12346", "created_at": at, "undone_at": at}
+        for n in range(corrections)
+    ]
+    log += [{"seq": n + 1, "seat": n % 2, "dice": "12346", "created_at": at} for n in range(hands)]
+    return {
+        "format": "kosci-export",
+        "version": 1,
+        "players": [{"name": "Ala"}, {"name": "Ola"}],
+        "games": [
+            {
+                "uid": "a" * 32,
+                "variant": "poker",
+                "options": {"target_wins": 9},
+                "started_at": at,
+                "seats": [{"player": "Ala"}, {"player": "Ola"}],
+                "turns": log,
+            }
+        ],
+    }
+
+
+def test_a_game_played_to_the_turn_limit_with_corrections_imports(app: Flask):
+    """Play allows `MAX_TURNS_PER_GAME` turns in force, undone ones besides: so does import (it
+    once counted the corrections too, so such an export could not be imported)."""
+    limit = games.MAX_TURNS_PER_GAME
+    assert limit == transfer.MAX_TURNS_PER_GAME
+    with app.app_context():
+        account = new_account("Pokerzyści")
+        result = transfer.import_account(account, drawn_poker_match(limit, corrections=3))
+        game_id = db.session.scalar(select(Game.id).where(Game.account_id == account))
+        view = games.load(account, game_id)
+        assert result.games == 1
+        assert len(view.turns) == limit
+        assert len(view.log) == limit + 3
+        # ...and play refuses the next turn, as the import refuses a file with one more.
+        with pytest.raises(Conflict):
+            games.record_turn(account, game_id, "12346")
+
+
+def test_a_game_past_the_turn_limit_is_refused_and_changes_nothing(app: Flask):
+    limit = games.MAX_TURNS_PER_GAME
+    with app.app_context():
+        account = new_account("Pokerzyści")
+    before = snapshot(app)
+
+    with app.app_context(), pytest.raises(InvalidInput) as refused:
+        transfer.import_account(account, drawn_poker_match(limit + 1))
+
+    assert f"ruch nr {limit + 1} " in refused.value.message
+    assert f"gra ma już {limit} ruchów w mocy" in refused.value.message
+    assert snapshot(app) == before
+
+
+def test_two_rematches_of_one_game_are_a_400_not_a_conflict(app: Flask, family: dict[str, Any]):
+    """A game has at most one rematch (the database says so too): a file naming two is
+    refused as a file, before anything is written."""
+    document = copy.deepcopy(family["document"])
+    rematch = document["games"][game_of("rematch")]
+    document["games"][game_of("triple")]["rematch_of"] = rematch["rematch_of"]
+    before = snapshot(app)
+
+    response = app.test_client().post(IMPORT, json=document, headers=bearer(app, family["target"]))
+
+    assert response.status_code == 400, response.get_json()
+    assert "gra ma najwyżej jeden rewanż" in response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+def test_a_rematch_listed_before_its_game_is_linked(app: Flask, family: dict[str, Any]):
+    """Games are written in batches; a rematch that comes first in the file is written after
+    the game it is a rematch of, with its link."""
+    document = copy.deepcopy(family["document"])
+    document["games"].insert(0, document["games"].pop(game_of("rematch")))
+
+    with app.app_context():
+        transfer.import_account(family["target"], document)
+
+    assert account_records(app, family["target"]) == account_records(app, family["source"])
+
+
+def test_a_second_import_while_one_runs_is_told_to_wait(app: Flask, family: dict[str, Any]):
+    """One import at a time per server: two would keep both default workers busy, and no
+    phone's turn would be served meanwhile."""
+    headers = bearer(app, family["target"])
+    web = app.test_client()
+    sign_in(web, "Nowakowie")
+    token = page_csrf(web, "/konto/dane")
+    body = json.dumps(family["document"]).encode()
+    before = snapshot(app)
+
+    with transfer.one_import_at_a_time(app.instance_path):
+        api = app.test_client().post(
+            IMPORT, data=body, headers=headers, content_type="application/json"
+        )
+        page = upload(web, body, token)
+
+    assert api.status_code == 429
+    assert api.get_json()["error"].startswith("Na tym serwerze trwa już inny import.")
+    assert api.headers["Retry-After"] == "5"
+    assert page.status_code == 429
+    assert "Na tym serwerze trwa już inny import." in page.get_data(as_text=True)
+    assert snapshot(app) == before
+    after = app.test_client().post(
+        IMPORT, data=body, headers=headers, content_type="application/json"
+    )
+    assert after.status_code == 200
 
 
 # --- CSV -------------------------------------------------------------------------------------

@@ -7,18 +7,22 @@ time imports 0 and 0. A file that is not a valid export is a 400 and changes not
 
 The app refuses bodies over 1 MB; an account's export outgrows that, so the import raises the
 limit for its own request to `transfer.MAX_FILE_BYTES` (32 MB) before reading the body.
+One import runs at a time on the server: a second one meanwhile is a 429 with `Retry-After`,
+and changes nothing.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..services import ServiceError, transfer
+from ..services import ServiceError, Throttled, transfer
 from . import bp, error_response
 from .auth import current_account, token_required
+
+RETRY_AFTER = "5"  # seconds: the largest import takes about that long
 
 
 @bp.get("/export")
@@ -37,7 +41,12 @@ def import_() -> dict[str, Any] | Response:
         mb = transfer.MAX_FILE_BYTES // (1024 * 1024)
         return error_response(f"Plik eksportu może mieć najwyżej {mb} MB.", 413)
     try:
-        result = transfer.import_account(current_account().id, transfer.parse_export_file(body))
+        with transfer.one_import_at_a_time(current_app.instance_path):
+            document = transfer.parse_export_file(body)
+            del body  # 32 MB less to hold while the games are checked
+            result = transfer.import_account(current_account().id, document)
+    except Throttled as exc:
+        return error_response(exc.message, exc.status, [("Retry-After", RETRY_AFTER)])
     except ServiceError as exc:
         return error_response(exc.message, exc.status)
     return {"imported": {"games": result.games, "players": result.players}}

@@ -21,9 +21,11 @@ ignores them and derives them again from the turns.
 
 Importing trusts nothing in the file: every game's log is replayed through `tracker.rules` in the
 order it was written, undos included, so points that do not match the dice, a turn out of turn,
-a turn after the game is over or an unknown field refuse the whole file with a message that says
-where. The import is one transaction (all or nothing) and idempotent: games are matched by `uid`
-within the account, players by name with case ignored.
+a turn after the game is over, an unknown field or a value of the wrong type or size refuse the
+whole file with a message that says where, before anything is written. Then the import writes in
+short transactions of whole games, so that the table's turns are not kept waiting, and it is
+idempotent: games are matched by `uid` within the account, players by name with case ignored,
+so importing a file again adds only what is missing (an interrupted import is completed so).
 """
 
 from __future__ import annotations
@@ -31,33 +33,43 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..extensions import db
 from ..models import Account, Game, GameSeat, Player, Turn, name_key, utcnow
+from ..rules import moves as _moves
 from ..rules.match import MIN_PLAYERS as POKER_MIN_PLAYERS
-from .errors import Conflict, InvalidInput, NotFound
-from .games import MAX_PLAYERS, GameView, PokerView, _cache_results
+from . import inputs
+from .errors import Conflict, InvalidInput, NotFound, Throttled
+from .games import MAX_PLAYERS, MAX_TURNS_PER_GAME
 from .players import validate_name
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT = "kosci-export"
 VERSION = 1
 # An account's export outgrows the app's 1 MB request limit after a few hundred games; the
-# import endpoints accept files up to this size.
+# import endpoints accept files up to this size. The largest takes a few seconds to check and
+# write on a 2-core machine, well inside the server's 30 s timeout (docs/benchmarks.md,
+# "Import"). A game may hold `games.MAX_TURNS_PER_GAME` turns in force, as in play.
 MAX_FILE_BYTES = 32 * 1024 * 1024
-# Far more than any real game writes (a triple game of 8 has 312 turns), small enough that a
-# hostile file cannot keep the server replaying for long.
-MAX_TURNS_PER_GAME = 5000
 DEFAULT_TIMEZONE = "Europe/Warsaw"
 
 REFUSED = "Nic nie zaimportowano."
@@ -280,6 +292,13 @@ def parse_export_file(raw: bytes | str) -> object:
             f"{REFUSED} Plik nie jest poprawnym JSON-em (wiersz {exc.lineno}, kolumna "
             f"{exc.colno}): {exc.msg}."
         ) from exc
+    except ValueError as exc:
+        # Python reads at most 4,300 digits of a whole number and says so with a bare
+        # ValueError; no export holds a number anywhere near that long.
+        raise InvalidInput(
+            f"{REFUSED} Plik zawiera liczbę o tysiącach cyfr: takiej liczby nie ma w żadnym "
+            "eksporcie Kości, więc plik jest uszkodzony albo zmieniony."
+        ) from exc
     except RecursionError as exc:
         raise InvalidInput(f"{REFUSED} Plik jest zbyt głęboko zagnieżdżony.") from exc
 
@@ -292,21 +311,36 @@ class _Refused(Exception):
         self.message = message
 
 
-def _object(raw: object, keys: frozenset[str], required: Iterable[str]) -> dict[str, Any]:
+def _show(value: object) -> str:
+    """A value of the file as the message quotes it: short, whatever its size (Python will not
+    even write out an integer of more than 4,300 digits)."""
+    if isinstance(value, int) and abs(value) > _MAX_INT:
+        return f"liczba o ok. {int(abs(value).bit_length() * 0.30103) + 1} cyfrach"
+    text = repr(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+_SHOWN = 60
+_MAX_INT = 2**63 - 1  # the largest integer SQLite stores
+
+
+def _object(raw: object, keys: frozenset[str], required: Iterable[str]) -> Mapping[str, Any]:
     if not isinstance(raw, Mapping):
         raise _Refused("to nie jest obiekt JSON.")
-    unknown = sorted(map(str, set(raw) - keys))
-    if unknown:
-        raise _Refused(f"nieznane pola: {', '.join(unknown)}.")
+    if not raw.keys() <= keys:
+        unknown = sorted(_show(k) if not isinstance(k, str) else k for k in set(raw) - keys)
+        raise _Refused(f"nieznane pola: {', '.join(unknown)}."[: 4 * _SHOWN])
     missing = [k for k in required if k not in raw]
     if missing:
         raise _Refused(f"brak pola {', '.join(missing)}.")
-    return dict(raw)
+    return raw
 
 
 def _int(raw: object, name: str) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise _Refused(f"pole {name} musi być liczbą całkowitą, a jest {raw!r}.")
+        raise _Refused(f"pole {name} musi być liczbą całkowitą, a jest {_show(raw)}.")
+    if abs(raw) > _MAX_INT:
+        raise _Refused(f"pole {name} ma wartość spoza zakresu: {_show(raw)}.")
     return raw
 
 
@@ -322,18 +356,22 @@ def _time(raw: object, name: str, *, optional: bool = False) -> datetime | None:
             moment = moment.astimezone(UTC).replace(tzinfo=None)
     except (ValueError, OverflowError) as exc:  # OverflowError: year 1 or 9999 moved to UTC
         raise _Refused(
-            f"pole {name} ({raw!r}) nie jest czasem w formacie ISO 8601, "
+            f"pole {name} ({_show(raw)}) nie jest czasem w formacie ISO 8601, "
             'np. "2025-05-03T18:42:11Z".'
         ) from exc
+    if not inputs.FIRST_DAY <= moment.date() <= inputs.LAST_DAY:
+        # Shown in local time, a moment at the calendar's very end would overflow every page.
+        raise _Refused(f"pole {name} ({_show(raw)}) leży poza zakresem dat.")
     return moment
 
 
-@dataclass
+@dataclass(slots=True)
 class _Turn:
     index: int  # position in the file's log: the order of writing
     seq: int
     seat: int
     dice: rules.Dice
+    dice_text: str
     field: str | None
     column: int | None
     points: int | None
@@ -345,22 +383,21 @@ class _Turn:
     def undone(self) -> bool:
         return self.undone_at is not None
 
-    @property
-    def dice_text(self) -> str:
-        return "".join(map(str, self.dice))
 
-
-@dataclass
+@dataclass(slots=True)
 class _Game:
+    """A game of the file, checked: what will be written, nothing else (the rules' state it was
+    checked with is gone, only the figures derived from it are kept)."""
+
     uid: str
     variant: str
     options: dict[str, int]
     started_at: datetime
-    finished_at: datetime | None
+    finished_at: datetime | None  # None while the game is unfinished, whatever the file says
     rematch_of: str | None
     players: list[str]  # name keys, in seating order
     turns: list[_Turn]  # the whole log, in the order of writing
-    state: rules.TableGame | rules.PokerMatch  # after the turns in force
+    figures: list[dict[str, Any]]  # per seat: what `games._cache_results` would store
 
 
 def _parse_players(raw: object) -> dict[str, tuple[str, datetime | None]]:
@@ -376,7 +413,7 @@ def _parse_players(raw: object) -> dict[str, tuple[str, datetime | None]]:
             try:
                 name = validate_name(data["name"])
             except InvalidInput as exc:
-                raise _Refused(f"{data['name']!r}: {exc.message}") from exc
+                raise _Refused(f"{_show(data['name'])}: {exc.message}") from exc
             created = _time(data.get("created_at"), "created_at", optional=True)
         except _Refused as exc:
             raise _Refused(f"Gracz nr {number} na liście graczy: {exc.message}") from exc
@@ -404,24 +441,42 @@ def _parse_options(variant: str, raw: object) -> dict[str, int]:
     for key, value in raw.items():
         if parsed.get(key) != value:
             raise _Refused(
-                f"opcja {key}={value!r} nie obowiązuje w wariancie {rules.VARIANT_NAMES[variant]}."
+                f"opcja {key}={_show(value)} nie obowiązuje w wariancie "
+                f"{rules.VARIANT_NAMES[variant]}."
             )
     return parsed
+
+
+# Dice as the file writes them ("66612") → checked tuple: a file repeats the same few thousand.
+_DICE: dict[str, rules.Dice] = {}
+
+
+def _dice(raw: object) -> tuple[rules.Dice, str]:
+    if isinstance(raw, str):
+        found = _DICE.get(raw)
+        if found is not None:
+            return found, raw
+    if not isinstance(raw, str | list) or (
+        isinstance(raw, list) and any(isinstance(d, int) and abs(d) > _MAX_INT for d in raw)
+    ):
+        raise _Refused('kości (dice) podaj jako pięć cyfr od 1 do 6, np. "66612".')
+    try:
+        dice = rules.parse_dice(raw)
+    except rules.RulesError as exc:
+        raise _Refused(f"kości {_show(raw)}: {exc}") from exc
+    text = "".join(map(str, dice))
+    if raw == text:
+        _DICE[text] = dice  # at most 6**5 entries
+    return dice, text
 
 
 def _parse_turn(raw: object, index: int, poker: bool) -> _Turn:
     data = _object(raw, _TURN_KEYS, ("seq", "seat", "dice", "created_at"))
     seq = _int(data["seq"], "seq")
     if seq < 1:
-        raise _Refused(f"numer ruchu (seq) musi być dodatni, a jest {seq}.")
+        raise _Refused(f"numer ruchu (seq) musi być dodatni, a jest {_show(seq)}.")
     seat = _int(data["seat"], "seat")
-    dice_raw = data["dice"]
-    if not isinstance(dice_raw, str | list):
-        raise _Refused('kości (dice) podaj jako pięć cyfr od 1 do 6, np. "66612".')
-    try:
-        dice = rules.parse_dice(dice_raw)
-    except rules.RulesError as exc:
-        raise _Refused(f"kości {dice_raw!r}: {exc}") from exc
+    dice, dice_text = _dice(data["dice"])
     field_id = data.get("field")
     column = data.get("column")
     points = data.get("points")
@@ -444,7 +499,9 @@ def _parse_turn(raw: object, index: int, poker: bool) -> _Turn:
     created = _time(data["created_at"], "created_at")
     assert created is not None
     undone = _time(data.get("undone_at"), "undone_at", optional=True)
-    return _Turn(index, seq, seat, dice, field_id, column, points, extra_bonus, created, undone)
+    return _Turn(
+        index, seq, seat, dice, dice_text, field_id, column, points, extra_bonus, created, undone
+    )
 
 
 class _Replay:
@@ -472,8 +529,16 @@ class _Replay:
             if isinstance(state, rules.PokerMatch):
                 raise _Refused("mecz był już zakończony, a w pliku jest jeszcze ten ruch.")
             raise _Refused("gra była już zakończona, a w pliku jest jeszcze ten ruch.")
+        if len(self.stack) >= MAX_TURNS_PER_GAME:
+            # The same limit as play (`games.record_turn`): a game that could be played can be
+            # imported, and no other.
+            raise _Refused(
+                f"gra ma już {MAX_TURNS_PER_GAME} ruchów w mocy, najwięcej, ile można zapisać."
+            )
         if turn.seat != seat:
-            written = names[turn.seat] if 0 <= turn.seat < len(names) else f"miejsce {turn.seat}"
+            written = (
+                names[turn.seat] if 0 <= turn.seat < len(names) else f"miejsce {_show(turn.seat)}"
+            )
             raise _Refused(
                 f"ruch zapisano graczowi {written}, a według kolejności przy stole "
                 f"była kolej gracza {names[seat]}."
@@ -483,18 +548,18 @@ class _Replay:
             state.play(turn.dice)
         else:
             try:
-                placement = state.play(turn.dice, turn.field or "", turn.column or 0)
+                points, extra_bonus = _play_table(
+                    state, seat, turn.dice, turn.field or "", turn.column or 0
+                )
             except rules.RulesError as exc:
                 self._before.pop()
-                raise _Refused(f"{exc}") from exc
-            label = state.variant.table.by_id[placement.field].label
-            if (turn.points, turn.extra_bonus) != (placement.points, placement.extra_bonus):
-                written = f"{turn.points} pkt" + (
-                    f" (+{turn.extra_bonus})" if turn.extra_bonus else ""
+                raise _Refused(f"{exc}"[: 4 * _SHOWN]) from exc
+            label = state.variant.table.by_id[turn.field or ""].label
+            if (turn.points, turn.extra_bonus) != (points, extra_bonus):
+                written = f"{_show(turn.points)} pkt" + (
+                    f" (+{_show(turn.extra_bonus)})" if turn.extra_bonus else ""
                 )
-                right = f"{placement.points} pkt" + (
-                    f" (+{placement.extra_bonus})" if placement.extra_bonus else ""
-                )
+                right = f"{points} pkt" + (f" (+{extra_bonus})" if extra_bonus else "")
                 raise _Refused(
                     f"w polu {label} zapisano {written}, a zasady dają za "
                     f"{rules.format_dice(turn.dice)} {right}. Plik zmieniono albo jest "
@@ -524,6 +589,7 @@ class _Replay:
         if isinstance(state, rules.TableGame):
             sheets, turns = snapshot
             state.sheets = list(sheets)
+            state._totals.clear()
             del state.turns[turns:]
             return
         rounds, hands, ranking, wins = snapshot
@@ -536,14 +602,43 @@ class _Replay:
         state.round_wins = wins
 
 
+def _play_table(
+    state: rules.TableGame, seat: int, dice: rules.Dice, field_id: str, column: int
+) -> tuple[int, int]:
+    """`state.play(dice, field_id, column)` without pricing the move: the points and extra bonus
+    written. `rules.play` judges the one field with `_context` and `_judge`, then prices the
+    move for the player (two totals of the sheet: over half of a replay's time), which an import
+    does not need. So the usual case is judged here by those same two functions; anything else
+    (an unknown field or column, a filled field, a move the rules refuse) goes to `state.play`,
+    which refuses it with the rules' own message."""
+    variant = state.variant
+    sheet = state.sheets[seat]
+    found = variant.table.by_id.get(field_id)
+    if (
+        found is not None
+        and type(column) is int
+        and 0 <= column < variant.columns
+        and not sheet[column].is_filled(field_id)
+    ):
+        context = _moves._context(variant, sheet, dice)
+        points, bonus, reason, _ = _moves._judge(variant, sheet, dice, found, column, context)
+        if reason is None:
+            written = sheet[column].write(field_id, points, bonus)
+            state.sheets[seat] = sheet[:column] + (written,) + sheet[column + 1 :]
+            state._totals.pop(seat, None)
+            state.turns.append(rules.TurnRecord(seat, dice, field_id, column, points, bonus))
+            return points, bonus
+    placement = state.play(dice, field_id, column)
+    return placement.points, placement.extra_bonus
+
+
 def _replay(
     variant: str, options: dict[str, int], names: list[str], log: list[_Turn]
-) -> rules.TableGame | rules.PokerMatch:
-    """Read the log as it was written; every turn must be one the rules allowed then."""
+) -> tuple[rules.TableGame | rules.PokerMatch, list[_Turn]]:
+    """Read the log as it was written; every turn must be one the rules allowed then. The
+    state after the turns in force, and those turns."""
     replay = _Replay(variant, options, len(names))
     for turn in log:
-        round_ = (turn.seq - 1) // len(names) + 1
-        where = f"ruch nr {turn.seq} (kolejka {round_}, pozycja {turn.index + 1} w pliku)"
         try:
             # A turn written as number `seq` found `seq - 1` turns in force: any later ones had
             # been taken back by then.
@@ -556,11 +651,16 @@ def _replay(
                     )
             if len(replay.stack) != turn.seq - 1:
                 raise _Refused(
-                    f"po ruchu nr {len(replay.stack)} przychodzi ruch nr {turn.seq}: "
+                    f"po ruchu nr {len(replay.stack)} przychodzi ruch nr {_show(turn.seq)}: "
                     "brakuje ruchów pomiędzy."
                 )
             replay.push(turn, names)
         except _Refused as exc:
+            round_ = (turn.seq - 1) // len(names) + 1
+            where = (
+                f"ruch nr {_show(turn.seq)} (kolejka {_show(round_)}, "
+                f"pozycja {turn.index + 1} w pliku)"
+            )
             raise _Refused(f"{where}: {exc.message}") from exc
     while replay.stack and replay.stack[-1].undone:  # taken back at the end
         replay.pop()
@@ -570,7 +670,41 @@ def _replay(
                 f"ruch {turn.seq} jest oznaczony jako cofnięty, ale po nim zostały ruchy "
                 "w mocy; cofnąć można tylko ostatni ruch."
             )
-    return replay.state
+    return replay.state, replay.stack
+
+
+def _figures(state: rules.TableGame | rules.PokerMatch, seats: int) -> list[dict[str, Any]]:
+    """Per seat, the cached results `games._cache_results` stores for this state: totals (round
+    wins in poker), places and winners once the game is over, upper bonuses, five of a kind
+    rolled and extra Generał bonuses. A test checks that `recompute_all` changes nothing."""
+    if isinstance(state, rules.PokerMatch):
+        scores: tuple[int, ...] = tuple(state.round_wins)
+    else:
+        scores = state.scores
+    places = rules.places_of(scores)
+    winners = set(state.winners)
+    generals = [0] * seats
+    if isinstance(state, rules.TableGame):
+        for t in state.turns:
+            if rules.is_five_of_a_kind(t.dice):
+                generals[t.seat] += 1
+    figures = []
+    for seat in range(seats):
+        row = {
+            "total": scores[seat],
+            "place": places[seat] if state.finished else None,
+            "is_winner": seat in winners,
+            "upper_bonuses": 0,
+            "generals": 0,
+            "extra_bonuses": 0,
+        }
+        if isinstance(state, rules.TableGame):
+            totals = state.totals(seat)
+            row["upper_bonuses"] = sum(1 for c in totals.columns if c.upper_bonus)
+            row["extra_bonuses"] = rules.extra_bonus_count(state.variant, state.sheets[seat])
+            row["generals"] = generals[seat]
+        figures.append(row)
+    return figures
 
 
 def _parse_game(
@@ -581,34 +715,41 @@ def _parse_game(
         data = _object(raw, _GAME_KEYS, ("uid", "variant", "started_at", "seats", "turns"))
         uid = data["uid"]
         if not isinstance(uid, str) or not _UID.fullmatch(uid):
-            raise _Refused(f"uid gry musi mieć 32 znaki szesnastkowe (0–9, a–f), a jest {uid!r}.")
+            raise _Refused(
+                f"uid gry musi mieć 32 znaki szesnastkowe (0–9, a–f), a jest {_show(uid)}."
+            )
         variant = data["variant"]
         if not isinstance(variant, str) or variant not in rules.VARIANT_NAMES:
             known = ", ".join(rules.VARIANT_NAMES)
-            raise _Refused(f"nieznany wariant {variant!r}. Znane warianty: {known}.")
+            raise _Refused(f"nieznany wariant {_show(variant)}. Znane warianty: {known}.")
         started = _time(data["started_at"], "started_at")
         assert started is not None
         where = f"{where} z {started.day}.{started:%m.%Y}, {rules.VARIANT_NAMES[variant]}"
         options = _parse_options(variant, data.get("options"))
         finished = _time(data.get("finished_at"), "finished_at", optional=True)
         rematch_of = data.get("rematch_of")
-        if rematch_of is not None and (not isinstance(rematch_of, str) or rematch_of == uid):
+        if rematch_of is not None and (
+            not isinstance(rematch_of, str) or not _UID.fullmatch(rematch_of) or rematch_of == uid
+        ):
             raise _Refused("pole rematch_of musi być uid innej gry albo null.")
         keys = _parse_seats(data["seats"], variant, players)
         names = [players[k][0] for k in keys]
         where = f"{where}, gracze: {', '.join(names)}"
         log = _parse_log(data["turns"], poker=variant == rules.POKER)
-        state = _replay(variant, options, names, log)
+        state, in_force = _replay(variant, options, names, log)
     except _Refused as exc:
         raise _Refused(f"{where} – {exc.message}") from exc
-    return _Game(uid, variant, options, started, finished, rematch_of, keys, log, state)
+    if not state.finished:
+        finished = None
+    elif finished is None:  # as the file says, else when its last turn in force was written
+        finished = in_force[-1].created_at if in_force else started
+    figures = _figures(state, len(keys))
+    return _Game(uid, variant, options, started, finished, rematch_of, keys, log, figures)
 
 
 def _parse_log(raw: object, *, poker: bool) -> list[_Turn]:
     if not isinstance(raw, list):
         raise _Refused("pole turns musi być listą ruchów.")
-    if len(raw) > MAX_TURNS_PER_GAME:
-        raise _Refused(f"ponad {MAX_TURNS_PER_GAME} ruchów w jednej grze.")
     log = []
     for index, item in enumerate(raw):
         try:
@@ -628,7 +769,7 @@ def _parse_seats(
         raise _Refused(
             f"przy stole siedzi od {least} do {MAX_PLAYERS} graczy, a w pliku {len(raw)}."
         )
-    keys = []
+    keys: list[str] = []
     for number, item in enumerate(raw, 1):
         try:
             data = _object(item, _SEAT_KEYS, ("player",))
@@ -637,7 +778,9 @@ def _parse_seats(
         name = data["player"]
         key = name_key(name) if isinstance(name, str) else None
         if key is None or key not in players:
-            raise _Refused(f"miejsce nr {number}: gracza {name!r} nie ma na liście graczy pliku.")
+            raise _Refused(
+                f"miejsce nr {number}: gracza {_show(name)} nie ma na liście graczy pliku."
+            )
         if key in keys:
             raise _Refused(f"gracz {players[key][0]} siedzi przy stole dwa razy.")
         keys.append(key)
@@ -653,7 +796,7 @@ def _parse_document(data: object) -> tuple[dict[str, tuple[str, datetime | None]
     version = data.get("version")
     if version != VERSION or isinstance(version, bool):
         raise _Refused(
-            f"Nieobsługiwana wersja pliku eksportu: {version!r}. Ta wersja aplikacji czyta "
+            f"Nieobsługiwana wersja pliku eksportu: {_show(version)}. Ta wersja aplikacji czyta "
             f"wersję {VERSION}."
         )
     try:
@@ -664,57 +807,162 @@ def _parse_document(data: object) -> tuple[dict[str, tuple[str, datetime | None]
     games_raw = data["games"]
     if not isinstance(games_raw, list):
         raise _Refused("Pole games musi być listą gier.")
-    games = [_parse_game(raw, number, players) for number, raw in enumerate(games_raw, 1)]
-    uids = [g.uid for g in games]
+    games: list[_Game] = []
     seen: set[str] = set()
-    for number, uid in enumerate(uids, 1):
-        if uid in seen:
-            raise _Refused(f"Gra nr {number}: uid {uid} ma już inna gra w tym pliku.")
-        seen.add(uid)
+    for number, raw in enumerate(games_raw, 1):
+        game = _parse_game(raw, number, players)
+        if game.uid in seen:
+            raise _Refused(f"Gra nr {number}: uid {game.uid} ma już inna gra w tym pliku.")
+        seen.add(game.uid)
+        games.append(game)
     return players, games
 
 
 # --- import: writing -------------------------------------------------------------------------
 
+# Games are written in batches of about this many rows, each batch one short transaction: SQLite
+# has one write lock, and a phone's turn waits for it (at most the busy timeout). A batch of
+# 4,000 rows holds it for tens of milliseconds (docs/benchmarks.md, "Import").
+BATCH_ROWS = 4000
+# After each batch the import leaves the write lock free for as long as it held it, so the
+# turns of the table get in between batches.
+PAUSE_RATIO = 1.0
 
-def import_account(account_id: int, data: object) -> ImportResult:
-    """Bring an export's players and games into the account: all of it, or nothing.
+_games_table = Game.__table__
+_seats_table = GameSeat.__table__
+_turns_table = Turn.__table__
+_players_table = Player.__table__
 
-    InvalidInput (with what is wrong and where) when the file is not a valid export; Conflict
-    when the same games were written meanwhile (a second import running at the same time).
+BUSY = (
+    "Na tym serwerze trwa już inny import. Poczekaj, aż się skończy, i spróbuj jeszcze raz "
+    "(zwykle to kilka sekund)."
+)
+_LOCAL_IMPORT = threading.Lock()  # where processes cannot lock a file (Windows: waitress threads)
+
+
+@contextmanager
+def one_import_at_a_time(lock_dir: str | os.PathLike[str]) -> Iterator[None]:
+    """Run one import at a time on this server, across its worker processes; Throttled (429)
+    at once when another is running. Two imports would otherwise keep two workers busy: on
+    the default two, no phone's turn would be served until one ended."""
+    if fcntl is None:  # pragma: no cover - Windows
+        if not _LOCAL_IMPORT.acquire(blocking=False):
+            raise Throttled(BUSY)
+        try:
+            yield
+        finally:
+            _LOCAL_IMPORT.release()
+        return
+    os.makedirs(lock_dir, exist_ok=True)
+    fd = os.open(os.path.join(lock_dir, "import.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise Throttled(BUSY) from exc
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def import_account(
+    account_id: int, data: object, *, timings: dict[str, float] | None = None
+) -> ImportResult:
+    """Bring an export's players and games into the account.
+
+    The whole file is checked first, every game replayed through the rules, without touching the
+    database: InvalidInput (with what is wrong and where) when it is not a valid export, and
+    nothing changes. Then the players the account lacks are written, and the games it lacks in
+    short transactions of whole games (`BATCH_ROWS`): a game is never half-written, and should
+    the import stop midway (the server stopped), importing the same file again adds the games
+    still missing. Conflict when the same games were written meanwhile by another import; the
+    games written before it stay, and importing again completes the file.
+
+    `timings`, when given, receives the seconds spent checking (`validate`) and writing (`write`).
     """
+    began = time.perf_counter()
     _account(account_id)
     try:
         players, parsed = _parse_document(data)
     except _Refused as exc:
         raise InvalidInput(f"{REFUSED} {exc.message}") from exc
-    known = {
-        uid: game_id
-        for uid, game_id in db.session.execute(
-            select(Game.uid, Game.id).where(Game.account_id == account_id)
+    known: dict[str, int] = {}
+    has_rematch: set[int] = set()
+    for uid, game_id, rematch_of_id in db.session.execute(
+        select(_games_table.c.uid, _games_table.c.id, _games_table.c.rematch_of_id).where(
+            _games_table.c.account_id == account_id
         )
-    }
-    in_file = {g.uid for g in parsed}
-    for number, g in enumerate(parsed, 1):
-        if g.rematch_of and g.rematch_of not in in_file and g.rematch_of not in known:
-            raise InvalidInput(
-                f"{REFUSED} Gra nr {number}: to rewanż gry {g.rematch_of}, której nie ma ani "
+    ):
+        known[uid] = game_id
+        if rematch_of_id is not None:
+            has_rematch.add(rematch_of_id)
+    db.session.rollback()  # end the read: no snapshot is held while writing in batches
+    new = [g for g in parsed if g.uid not in known]
+    try:
+        ordered = _write_order(parsed, new, known, has_rematch)
+    except _Refused as exc:
+        raise InvalidInput(f"{REFUSED} {exc.message}") from exc
+    skipped = len(parsed) - len(new)
+    del parsed, new
+    checked = time.perf_counter()
+    games_written, players_written = _write(account_id, players, ordered, known)
+    if timings is not None:
+        timings["validate"] = checked - began
+        timings["write"] = time.perf_counter() - checked
+    return ImportResult(games=games_written, players=players_written, skipped=skipped)
+
+
+def _write_order(
+    parsed: list[_Game], new: list[_Game], known: Mapping[str, int], has_rematch: set[int]
+) -> list[_Game]:
+    """The new games in the order of the file, except that a rematch comes after its game (the
+    link is written with the game). Refuses a rematch of a game that is nowhere, two rematches
+    of one game (a game has at most one) and rematches that go round in a circle."""
+    number = {g.uid: n for n, g in enumerate(parsed, 1)}
+    in_file = {g.uid: g for g in parsed}
+    claimed: dict[str, str] = {}
+    for g in parsed:
+        if g.rematch_of is None:
+            continue
+        if g.rematch_of not in in_file and g.rematch_of not in known:
+            raise _Refused(
+                f"Gra nr {number[g.uid]}: to rewanż gry {g.rematch_of}, której nie ma ani "
                 "w pliku, ani na koncie."
             )
-    try:
-        new = [g for g in parsed if g.uid not in known]
-        result = _write(account_id, players, new, known)
-        db.session.commit()
-    except IntegrityError as exc:
-        db.session.rollback()
-        raise Conflict(
-            f"{REFUSED} W tym samym czasie zapisano te same gry (może trwał drugi import). "
-            "Spróbuj jeszcze raz."
-        ) from exc
-    except BaseException:
-        db.session.rollback()
-        raise
-    return replace(result, skipped=len(parsed) - len(new))
+        if g.rematch_of in claimed:
+            raise _Refused(
+                f"Gra nr {number[g.uid]}: to drugi rewanż gry {g.rematch_of} (pierwszy to gra "
+                f"nr {number[claimed[g.rematch_of]]}), a gra ma najwyżej jeden rewanż."
+            )
+        claimed[g.rematch_of] = g.uid
+        if g.uid not in known and known.get(g.rematch_of) in has_rematch:
+            raise _Refused(
+                f"Gra nr {number[g.uid]}: to rewanż gry {g.rematch_of}, która ma już na koncie "
+                "inny rewanż, a gra ma najwyżej jeden."
+            )
+    pending = {g.uid: g for g in new}
+    ordered: list[_Game] = []
+    placed: set[str] = set()
+    for g in new:
+        chain: list[_Game] = []
+        on_chain: set[str] = set()
+        current: _Game | None = g
+        while current is not None and current.uid not in placed:
+            if current.uid in on_chain:
+                raise _Refused(
+                    f"Gra nr {number[current.uid]}: rewanże w pliku zataczają koło (gra jest "
+                    "rewanżem swojego rewanżu)."
+                )
+            chain.append(current)
+            on_chain.add(current.uid)
+            current = pending.get(current.rematch_of) if current.rematch_of else None
+        for item in reversed(chain):
+            ordered.append(item)
+            placed.add(item.uid)
+    return ordered
 
 
 def _write(
@@ -722,81 +970,149 @@ def _write(
     players: Mapping[str, tuple[str, datetime | None]],
     new: list[_Game],
     known: Mapping[str, int],
-) -> ImportResult:
-    """Add the players the account lacks and the games it lacks; flushed, not committed."""
-    by_key = {
-        p.name_key: p
-        for p in db.session.scalars(select(Player).where(Player.account_id == account_id))
-    }
-    created_players = 0
-    for key, (name, created_at) in players.items():
-        if key not in by_key:
-            by_key[key] = Player(
-                account_id=account_id, name=name, name_key=key, created_at=created_at or utcnow()
+) -> tuple[int, int]:
+    """Add the players the account lacks (one transaction), then the new games in batches;
+    how many games and players were written."""
+    try:
+        existing = set(
+            db.session.scalars(
+                select(_players_table.c.name_key).where(_players_table.c.account_id == account_id)
             )
-            db.session.add(by_key[key])
-            created_players += 1
-
-    rows: list[tuple[_Game, Game]] = []
-    for g in new:
-        game = Game(
-            account_id=account_id,
-            uid=g.uid,
-            variant=g.variant,
-            options=g.options,
-            started_at=g.started_at,
-            finished_at=_finished_at(g),
         )
-        game.seats = [GameSeat(player=by_key[key], seat=i) for i, key in enumerate(g.players)]
-        db.session.add(game)
-        rows.append((g, game))
-    db.session.flush()
-
-    ids = {**known, **{game.uid: game.id for _, game in rows}}
-    log_rows = []
-    for g, game in rows:
-        if g.rematch_of:
-            game.rematch_of_id = ids[g.rematch_of]
-        log_rows.extend(
+        missing = [
             {
-                "game_id": game.id,
-                "seq": t.seq,
-                "seat": t.seat,
-                "dice": t.dice_text,
-                "field": t.field,
-                "column": t.column,
-                "points": t.points,
-                "extra_bonus": t.extra_bonus,
-                "created_at": t.created_at,
-                "undone_at": t.undone_at,
+                "account_id": account_id,
+                "name": name,
+                "name_key": key,
+                "created_at": created_at or utcnow(),
             }
-            for t in g.turns
+            for key, (name, created_at) in players.items()
+            if key not in existing
+        ]
+        if missing:
+            db.session.execute(insert(_players_table), missing)
+        player_ids = dict(
+            db.session.execute(
+                select(_players_table.c.name_key, _players_table.c.id).where(
+                    _players_table.c.account_id == account_id
+                )
+            ).all()
         )
-        # The cached figures come from the rules' state after the turns in force (the replay
-        # that checked them), never from the seats in the file.
-        _cache_results(_view(game, g.state))
-    if log_rows:
-        # In the order of writing, so the ids keep the log's order; one executemany, not an
-        # ORM object per turn (an export holds tens of thousands).
-        db.session.execute(insert(Turn), log_rows)
-    db.session.flush()
-    return ImportResult(games=len(rows), players=created_players)
+        db.session.commit()
+    except IntegrityError as exc:
+        db.session.rollback()
+        raise Conflict(f"{REFUSED} {SAME_TIME}") from exc
+    except BaseException:
+        db.session.rollback()
+        raise
+    ids = dict(known)
+    written = 0
+    batch: list[_Game] = []
+    rows = 0
+    for g in new:
+        batch.append(g)
+        rows += 1 + len(g.players) + len(g.turns)
+        if rows >= BATCH_ROWS:
+            written += _write_batch(account_id, batch, ids, player_ids, written)
+            batch, rows = [], 0
+    if batch:
+        written += _write_batch(account_id, batch, ids, player_ids, written)
+    return written, len(missing)
 
 
-def _finished_at(game: _Game) -> datetime | None:
-    """When the game ended: as the file says, else when its last turn in force was written."""
-    if not game.state.finished:
-        return None
-    if game.finished_at is not None:
-        return game.finished_at
-    in_force = [t for t in game.turns if not t.undone]
-    return in_force[-1].created_at if in_force else game.started_at
+SAME_TIME = (
+    "W tym samym czasie zapisano te same gry (może trwał drugi import). Spróbuj jeszcze raz: "
+    "gry, które już są na koncie, zostaną pominięte."
+)
+
+_SET_REMATCH = (
+    update(_games_table)
+    .where(_games_table.c.id == bindparam("game_id"))
+    .values(rematch_of_id=bindparam("target_id"))
+)
 
 
-def _view(game: Game, state: rules.TableGame | rules.PokerMatch) -> GameView | PokerView:
-    """The services' view of an imported game, in the state its replay ended in. Only what
-    `_cache_results` reads is there: its turns are written in bulk, not loaded."""
-    seats = list(game.seats)
-    if isinstance(state, rules.PokerMatch):
-        return PokerView(game, seats, [], [], state.options, state)
-    return GameView(game, seats, [], [], state.variant, state.options, state)
+def _write_batch(
+    account_id: int,
+    batch: list[_Game],
+    ids: dict[str, int],
+    player_ids: Mapping[str, int],
+    written_before: int,
+) -> int:
+    """Write whole games in one transaction, commit, then leave the write lock free a while."""
+    began = time.perf_counter()
+    try:
+        db.session.execute(
+            insert(_games_table),
+            [
+                {
+                    "account_id": account_id,
+                    "uid": g.uid,
+                    "variant": g.variant,
+                    "options": g.options,
+                    "started_at": g.started_at,
+                    "finished_at": g.finished_at,
+                    "rematch_of_id": ids.get(g.rematch_of) if g.rematch_of else None,
+                }
+                for g in batch
+            ],
+        )
+        uids = [g.uid for g in batch]
+        new_ids = dict(
+            db.session.execute(
+                select(_games_table.c.uid, _games_table.c.id).where(
+                    _games_table.c.account_id == account_id, _games_table.c.uid.in_(uids)
+                )
+            ).all()
+        )
+        ids.update(new_ids)
+        # A rematch of a game of the same batch: its link once both have ids.
+        late = [
+            {"game_id": new_ids[g.uid], "target_id": new_ids[g.rematch_of]}
+            for g in batch
+            if g.rematch_of and g.rematch_of in new_ids
+        ]
+        if late:
+            db.session.execute(_SET_REMATCH, late)
+        seat_rows = []
+        turn_rows = []
+        for g in batch:
+            game_id = new_ids[g.uid]
+            for seat, (key, figures) in enumerate(zip(g.players, g.figures, strict=True)):
+                seat_rows.append(
+                    {"game_id": game_id, "player_id": player_ids[key], "seat": seat, **figures}
+                )
+            # In the order of writing, so the ids keep the log's order.
+            turn_rows.extend(
+                {
+                    "game_id": game_id,
+                    "seq": t.seq,
+                    "seat": t.seat,
+                    "dice": t.dice_text,
+                    "field": t.field,
+                    "column": t.column,
+                    "points": t.points,
+                    "extra_bonus": t.extra_bonus,
+                    "created_at": t.created_at,
+                    "undone_at": t.undone_at,
+                }
+                for t in g.turns
+            )
+        db.session.execute(insert(_seats_table), seat_rows)
+        if turn_rows:
+            db.session.execute(insert(_turns_table), turn_rows)
+        db.session.commit()
+    except IntegrityError as exc:
+        db.session.rollback()
+        if written_before:  # the batches before stay: whole games, skipped next time
+            raise Conflict(
+                f"Zaimportowano {written_before} gier pliku i przerwano. {SAME_TIME}"
+            ) from exc
+        raise Conflict(f"{REFUSED} {SAME_TIME}") from exc
+    except BaseException:
+        db.session.rollback()
+        raise
+    held = time.perf_counter() - began
+    if PAUSE_RATIO:
+        time.sleep(held * PAUSE_RATIO)
+    return len(batch)

@@ -31,7 +31,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..extensions import csrf, db
 from ..history.views import DEFAULT_TIMEZONE, plural
 from ..models import Game, Player
-from ..services import ServiceError, transfer
+from ..services import ServiceError, Throttled, transfer
 from .forms import ImportForm
 
 bp = Blueprint("transfer", __name__)
@@ -54,20 +54,26 @@ def _file_name(extension: str) -> str:
     return f"kosci-{name}-{today.isoformat()}.{extension}"
 
 
-def _render(form: ImportForm, status: int = 200) -> ResponseReturnValue:
+def _render(
+    form: ImportForm, status: int = 200, headers: dict[str, str] | None = None
+) -> ResponseReturnValue:
     account_id = _account_id()
     games = db.session.scalar(select(func.count(Game.id)).where(Game.account_id == account_id))
     players = db.session.scalar(
         select(func.count(Player.id)).where(Player.account_id == account_id)
     )
-    return render_template(
-        "transfer/data.html",
-        form=form,
-        games=games or 0,
-        players=players or 0,
-        max_mb=transfer.MAX_FILE_BYTES // (1024 * 1024),
-        plural=plural,
-    ), status
+    return (
+        render_template(
+            "transfer/data.html",
+            form=form,
+            games=games or 0,
+            players=players or 0,
+            max_mb=transfer.MAX_FILE_BYTES // (1024 * 1024),
+            plural=plural,
+        ),
+        status,
+        headers or {},
+    )
 
 
 @bp.get("/konto/dane")
@@ -117,11 +123,15 @@ def upload() -> ResponseReturnValue:
     if not form.validate_on_submit():
         return _render(form, 400)
     try:
-        document = transfer.parse_export_file(form.file.data.read())
-        result = transfer.import_account(_account_id(), document)
+        with transfer.one_import_at_a_time(current_app.instance_path):
+            document = transfer.parse_export_file(form.file.data.read())
+            form.file.data.close()
+            result = transfer.import_account(_account_id(), document)
     except ServiceError as exc:
         form.file.errors = [exc.message]
-        return _render(form, exc.status)
+        # Another import is running: try again in a few seconds.
+        headers = {"Retry-After": "5"} if isinstance(exc, Throttled) else {}
+        return _render(form, exc.status, headers)
     flash(_result_text(result), "success")
     return redirect(url_for("transfer.data"), code=303)
 
