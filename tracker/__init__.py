@@ -28,6 +28,7 @@ from tracker.extensions import (
     migrate,
     use_sqlite_pragmas,
 )
+from tracker.web import register_web
 
 DATABASE_FILE = "kosci.sqlite3"
 SECRET_KEY_FILE = "secret_key"
@@ -55,6 +56,7 @@ def create_app(
     )
     _configure(app, test_config)
     _register_extensions(app)
+    register_web(app)
     _register_blueprints(app)
     _register_error_handlers(app)
     _register_security_headers(app)

@@ -32,3 +32,7 @@ class PageForm(FlaskForm):
 
 def _json_only() -> bool:
     return request.is_json and not request.form and not request.files
+
+
+class EmptyForm(PageForm):
+    """A CSRF-protected POST button (sign out, revoke, delete, undo, rematch)."""

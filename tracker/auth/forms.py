@@ -52,7 +52,3 @@ class TokenForm(PageForm):
             Length(max=NAME_MAX, message=f"Nazwa tokenu może mieć najwyżej {NAME_MAX} znaków."),
         ],
     )
-
-
-class EmptyForm(PageForm):
-    """A CSRF-protected POST button (sign out, revoke, delete)."""

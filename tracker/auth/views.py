@@ -6,8 +6,9 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user, logout_user
 
+from ..forms import EmptyForm
 from ..services import ServiceError, accounts
-from .forms import EmptyForm, SignInForm, SignUpForm, TokenForm
+from .forms import SignInForm, SignUpForm, TokenForm
 
 bp = Blueprint("auth", __name__)
 

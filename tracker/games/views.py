@@ -7,14 +7,11 @@ A dice-poker match has the same URLs; its screens are built in `poker.py`.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import (
     Blueprint,
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -22,16 +19,15 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .. import rules
-from ..auth.forms import EmptyForm
-from ..extensions import login_manager
+from ..forms import EmptyForm
 from ..rules import VARIANT_NAMES
 from ..services import Conflict, NotFound, ServiceError, games, players
 from ..services.games import MAX_PLAYERS, AnyView, GameView, PokerView
 from ..services.inputs import whole_number
+from ..web import account_id, signed_in_only
 from . import poker
 from .forms import NewGameForm, RenameForm, SeqForm, TurnForm
 from .turn import (
@@ -47,58 +43,13 @@ from .turn import (
 
 bp = Blueprint("games", __name__)
 
-DEFAULT_TIMEZONE = "Europe/Warsaw"  # times are stored in UTC; the table sits in Poland
 FIELDS_FRAGMENT = "fields"  # ?fragment=fields: only the pencil marks, for turn.js
-
-
-@bp.before_request
-def require_sign_in() -> ResponseReturnValue | None:
-    if current_user.is_authenticated:
-        return None
-    if request.method == "GET":
-        return login_manager.unauthorized()  # back to this page after signing in
-    # A form posted after the session ended: its URL cannot be opened again with GET.
-    flash(login_manager.login_message, login_manager.login_message_category)
-    return redirect(url_for("auth.sign_in"))
-
-
-@bp.after_request
-def never_cache(response: Response) -> Response:
-    # Several phones change the same game: a page from the cache (or the back button) would
-    # show a turn that is no longer the current one.
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-@bp.app_template_filter("when")
-def when(moment: datetime | None) -> str:
-    """A stored UTC time, local: "dziś 18:42", "wczoraj 20:10", "3.05.2025 18:42"."""
-    if moment is None:
-        return ""
-    zone = ZoneInfo(current_app.config.get("KOSCI_TIMEZONE", DEFAULT_TIMEZONE))
-    local = moment.replace(tzinfo=UTC).astimezone(zone)
-    today = datetime.now(zone).date()
-    if local.date() == today:
-        return f"dziś {local:%H:%M}"
-    if local.date() == today - timedelta(days=1):
-        return f"wczoraj {local:%H:%M}"
-    return f"{local.day}.{local:%m.%Y} {local:%H:%M}"
-
-
-@bp.app_template_filter("clock")
-def clock(moment: datetime) -> str:
-    """Only the local time of day, for the turns of one game: "18:42"."""
-    zone = ZoneInfo(current_app.config.get("KOSCI_TIMEZONE", DEFAULT_TIMEZONE))
-    return f"{moment.replace(tzinfo=UTC).astimezone(zone):%H:%M}"
-
-
-def _account() -> int:
-    return int(current_user.id)
+signed_in_only(bp)
 
 
 def _load(game_id: int) -> AnyView:
     try:
-        return games.load(_account(), game_id)
+        return games.load(account_id(), game_id)
     except NotFound as exc:
         abort(404, exc.message)
 
@@ -127,14 +78,14 @@ def players_page() -> ResponseReturnValue:
 @bp.post("/gracze/<int:player_id>")
 def rename_player(player_id: int) -> ResponseReturnValue:
     try:
-        player = players.get_player(_account(), player_id)
+        player = players.get_player(account_id(), player_id)
     except NotFound as exc:
         abort(404, exc.message)
     form = RenameForm(prefix=f"p{player.id}")
     old_name = player.name
     if form.validate_on_submit():
         try:
-            players.rename_player(_account(), player.id, form.name.data or "")
+            players.rename_player(account_id(), player.id, form.name.data or "")
         except NotFound as exc:
             abort(404, exc.message)
         except ServiceError as exc:
@@ -148,7 +99,7 @@ def rename_player(player_id: int) -> ResponseReturnValue:
 
 def _render_players(failed_id: int | None = None, failed: RenameForm | None = None) -> str:
     rows = []
-    for player in players.list_players(_account()):
+    for player in players.list_players(account_id()):
         if player.id == failed_id and failed is not None:
             form = failed
         else:
@@ -173,7 +124,7 @@ def new() -> ResponseReturnValue:
     elif form.validate_on_submit():
         try:
             game = games.create_game(
-                _account(),
+                account_id(),
                 form.variant.data,
                 form.names,
                 form.options,
@@ -199,7 +150,7 @@ def new() -> ResponseReturnValue:
         "games/new.html",
         form=form,
         variant_names=VARIANT_NAMES,
-        known_players=[p.name for p in players.list_players(_account())],
+        known_players=[p.name for p in players.list_players(account_id())],
         max_players=MAX_PLAYERS,
     ), status
 
@@ -312,7 +263,7 @@ def write(game_id: int) -> ResponseReturnValue:
             return _render_turn(view, dice_text, confirm=confirm)
 
     try:
-        after = games.record_turn(_account(), game_id, dice_text, field, column, expected_seq=seq)
+        after = games.record_turn(account_id(), game_id, dice_text, field, column, expected_seq=seq)
     except NotFound as exc:
         abort(404, exc.message)
     except ServiceError as exc:
@@ -347,7 +298,7 @@ def undo(game_id: int) -> ResponseReturnValue:
         abort(400, "Numer ruchu w formularzu jest nieprawidłowy. Odśwież stronę i spróbuj znowu.")
     before = _load(game_id)
     try:
-        after = games.undo_last_turn(_account(), game_id, expected_seq=seq)
+        after = games.undo_last_turn(account_id(), game_id, expected_seq=seq)
     except NotFound as exc:
         abort(404, exc.message)
     except Conflict as exc:
@@ -390,7 +341,7 @@ def delete(game_id: int) -> ResponseReturnValue:
     form = EmptyForm()
     if form.validate_on_submit():
         try:
-            games.delete_game(_account(), game_id)
+            games.delete_game(account_id(), game_id)
         except NotFound as exc:
             abort(404, exc.message)
         flash(f"Usunięto grę: {variant_name} ({join_names(view.names)}).", "info")
@@ -403,7 +354,7 @@ def rematch(game_id: int) -> ResponseReturnValue:
     if not EmptyForm().validate_on_submit():
         abort(400)
     try:
-        game = games.rematch(_account(), game_id)
+        game = games.rematch(account_id(), game_id)
     except NotFound as exc:
         abort(404, exc.message)
     except Conflict as exc:

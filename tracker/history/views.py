@@ -7,26 +7,15 @@ included. Another account's game there is a 404, as everywhere.
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_login import current_user, login_required
 
-from ..games.views import DEFAULT_TIMEZONE
 from ..services import history, players
+from ..web import account_id, local_zone, plural, signed_in_only
 from .forms import HistoryFilterForm
 
 bp = Blueprint("history", __name__)
-
-
-def plural(count: int, one: str, few: str, many: str) -> str:
-    """The Polish form of a noun after a number: 1 gra, 2 gry, 5 gier, 22 gry, 12 gier."""
-    if count == 1:
-        return one
-    if count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14):
-        return few
-    return many
+signed_in_only(bp)
 
 
 def _page_number(text: str | None) -> int:
@@ -35,16 +24,14 @@ def _page_number(text: str | None) -> int:
 
 
 @bp.get("/historia")
-@login_required
 def index() -> ResponseReturnValue:
-    account_id = int(current_user.id)
-    known = [(p.id, p.name) for p in players.list_players(account_id)]
+    account = account_id()
+    known = [(p.id, p.name) for p in players.list_players(account)]
     form = HistoryFilterForm(request.args, known)
-    zone = ZoneInfo(current_app.config.get("KOSCI_TIMEZONE", DEFAULT_TIMEZONE))
-    filters = form.to_filters(zone)
+    filters = form.to_filters(local_zone())
     found = None
     if filters is not None:
-        found = history.search(account_id, filters, _page_number(request.args.get("strona")))
+        found = history.search(account, filters, _page_number(request.args.get("strona")))
     return render_template(
         "history/index.html",
         form=form,

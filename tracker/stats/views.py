@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 
-from ..extensions import login_manager
 from ..rules import POKER, TABLE_VARIANTS, VARIANT_NAMES
 from ..services import InvalidInput, NotFound, players, stats
 from ..services.inputs import whole_number
+from ..web import account_id, local_zone, signed_in_only
 from . import charts
 from .charts import Chart, count, decimal, month_name, percent
 from .forms import FilterForm
@@ -30,19 +28,7 @@ PLAYER_PARAM = "gracz"  # /statystyki?gracz=3&gracz=5: games these players playe
 ERROR_FIELDS = {"variant": "variant", "from": "since", "to": "until"}
 
 
-@bp.before_request
-def require_sign_in() -> ResponseReturnValue | None:
-    if current_user.is_authenticated:
-        return None
-    return login_manager.unauthorized()  # both pages are GET: back here after signing in
-
-
-def _account() -> int:
-    return int(current_user.id)
-
-
-def _zone() -> ZoneInfo:
-    return ZoneInfo(current_app.config.get("KOSCI_TIMEZONE", stats.DEFAULT_TIMEZONE))
+signed_in_only(bp)
 
 
 def _filters(form: FilterForm, player_ids: list[int]) -> stats.Filters | None:
@@ -53,7 +39,7 @@ def _filters(form: FilterForm, player_ids: list[int]) -> stats.Filters | None:
             since=form.since.data,
             until=form.until.data,
             player_ids=player_ids,
-            zone=_zone(),
+            zone=local_zone(),
         )
     except InvalidInput as exc:
         name = ERROR_FIELDS.get(exc.field or "", "variant")
@@ -64,7 +50,7 @@ def _filters(form: FilterForm, player_ids: list[int]) -> stats.Filters | None:
 @bp.get("/statystyki")
 def overview() -> ResponseReturnValue:
     form = FilterForm(request.args)
-    everyone = players.list_players(_account())
+    everyone = players.list_players(account_id())
     known = {p.id for p in everyone}
     # Players of another account, or not a number: left out, as if never asked for.
     chosen = sorted(
@@ -79,7 +65,7 @@ def overview() -> ResponseReturnValue:
     }
     if filters is None:
         return render_template("stats/overview.html", data=None, **context), 400
-    data = stats.overview(_account(), filters)
+    data = stats.overview(account_id(), filters)
     return render_template(
         "stats/overview.html",
         data=data,
@@ -92,7 +78,7 @@ def overview() -> ResponseReturnValue:
 @bp.get("/gracze/<int:player_id>/statystyki")
 def player(player_id: int) -> ResponseReturnValue:
     try:
-        someone = players.get_player(_account(), player_id)
+        someone = players.get_player(account_id(), player_id)
     except NotFound as exc:
         abort(404, exc.message)
     form = FilterForm(request.args)
@@ -104,7 +90,7 @@ def player(player_id: int) -> ResponseReturnValue:
     }
     if filters is None:
         return render_template("stats/player.html", report=None, **context), 400
-    report = stats.player_report(_account(), someone, filters)
+    report = stats.player_report(account_id(), someone, filters)
     return render_template(
         "stats/player.html",
         report=report,
@@ -132,7 +118,7 @@ def helpers() -> dict[str, Any]:
 
 def local_day(moment: datetime) -> str:
     """A stored UTC time as the local day it fell on: "3.05.2025"."""
-    local = moment.replace(tzinfo=UTC).astimezone(_zone())
+    local = moment.replace(tzinfo=UTC).astimezone(local_zone())
     return _day(local.date())
 
 

@@ -24,27 +24,24 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_login import current_user, login_required
+from flask_login import current_user
 from sqlalchemy import func, select
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..extensions import csrf, db
-from ..history.views import DEFAULT_TIMEZONE, plural
 from ..models import Game, Player
 from ..services import ServiceError, Throttled, transfer
+from ..web import account_id, local_zone, plural, signed_in_only
 from .forms import ImportForm
 
 bp = Blueprint("transfer", __name__)
+signed_in_only(bp)
 
 TOO_LARGE = f"Plik jest za duży: najwyżej {transfer.MAX_FILE_BYTES // (1024 * 1024)} MB."
 
 
-def _account_id() -> int:
-    return int(current_user.id)
-
-
 def _zone_name() -> str:
-    return str(current_app.config.get("KOSCI_TIMEZONE", DEFAULT_TIMEZONE))
+    return local_zone().key
 
 
 def _file_name(extension: str) -> str:
@@ -57,11 +54,9 @@ def _file_name(extension: str) -> str:
 def _render(
     form: ImportForm, status: int = 200, headers: dict[str, str] | None = None
 ) -> ResponseReturnValue:
-    account_id = _account_id()
-    games = db.session.scalar(select(func.count(Game.id)).where(Game.account_id == account_id))
-    players = db.session.scalar(
-        select(func.count(Player.id)).where(Player.account_id == account_id)
-    )
+    account = account_id()
+    games = db.session.scalar(select(func.count(Game.id)).where(Game.account_id == account))
+    players = db.session.scalar(select(func.count(Player.id)).where(Player.account_id == account))
     return (
         render_template(
             "transfer/data.html",
@@ -77,15 +72,13 @@ def _render(
 
 
 @bp.get("/konto/dane")
-@login_required
 def data() -> ResponseReturnValue:
     return _render(ImportForm(formdata=None))
 
 
 @bp.get("/konto/dane/kosci.json")
-@login_required
 def download_json() -> ResponseReturnValue:
-    body = transfer.export_json(_account_id()).encode()
+    body = transfer.export_json(account_id()).encode()
     return send_file(
         io.BytesIO(body),
         mimetype="application/json",
@@ -96,9 +89,8 @@ def download_json() -> ResponseReturnValue:
 
 
 @bp.get("/konto/dane/wyniki.csv")
-@login_required
 def download_csv() -> ResponseReturnValue:
-    body = transfer.export_csv(_account_id(), timezone=_zone_name()).encode()
+    body = transfer.export_csv(account_id(), timezone=_zone_name()).encode()
     return send_file(
         io.BytesIO(body),
         mimetype="text/csv; charset=utf-8",
@@ -110,7 +102,6 @@ def download_csv() -> ResponseReturnValue:
 
 @bp.post("/konto/dane")
 @csrf.exempt  # checked below, once the larger limit is in place
-@login_required
 def upload() -> ResponseReturnValue:
     request.max_content_length = transfer.MAX_FILE_BYTES
     try:
@@ -126,7 +117,7 @@ def upload() -> ResponseReturnValue:
         with transfer.one_import_at_a_time(current_app.instance_path):
             document = transfer.parse_export_file(form.file.data.read())
             form.file.data.close()
-            result = transfer.import_account(_account_id(), document)
+            result = transfer.import_account(account_id(), document)
     except ServiceError as exc:
         form.file.errors = [exc.message]
         # Another import is running: try again in a few seconds.
