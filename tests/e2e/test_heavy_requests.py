@@ -20,7 +20,8 @@ EXPORT_BYTES = 3 * 1024 * 1024
 def build_export() -> bytes:
     """An export of a few hundred played games, from the import benchmark's builder."""
     spec = importlib.util.spec_from_file_location("bench_import", ROOT / "bench" / "import.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     text: str = module.build_export(games=None, max_bytes=EXPORT_BYTES, players=(2, 4))
