@@ -4,12 +4,15 @@ import pytest
 
 from tracker.rules import (
     POKER,
+    POKER_VARIANT,
     SCANDINAVIAN,
     STANDARD,
     TABLE_VARIANTS,
     VARIANT_NAMES,
+    Code,
     Options,
     RulesError,
+    find_table_variant,
     find_variant,
     format_dice,
     is_five_of_a_kind,
@@ -153,15 +156,20 @@ def test_every_variant_id_is_known_poker_included():
         "a list",
     ],
 )
-def test_find_variant_refuses_what_is_not_a_table_variant(variant_id):
+def test_find_table_variant_refuses_what_is_not_a_table_variant(variant_id):
     with pytest.raises(RulesError) as refused:
-        find_variant(variant_id)
+        find_table_variant(variant_id)
     assert str(refused.value).strip()
 
 
-def test_find_variant_says_poker_has_no_table():
-    with pytest.raises(RulesError, match="nie ma tabeli"):
-        find_variant("poker")
+def test_find_table_variant_says_poker_has_no_table():
+    with pytest.raises(RulesError, match="nie ma tabeli") as refused:
+        find_table_variant("poker")
+    assert refused.value.code is Code.NO_TABLE_IN_POKER
+
+
+def test_find_variant_finds_poker_too():
+    assert find_variant("poker") is POKER_VARIANT
 
 
 def test_find_variant_error_is_a_value_error():

@@ -7,13 +7,17 @@ dice would, so that Generał bonuses and jokers come up in most games.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tracker.rules import (
+    Column,
     Dice,
     MoveRefused,
     Options,
@@ -36,12 +40,11 @@ from tracker.rules import (
 
 from .builders import as_raw
 
-# Deterministic and quick: the whole unit suite runs in seconds, the same examples on every run.
+# Deterministic and quick on CI: the same examples on every run (the "ci" profile in
+# tests/conftest.py); new and ten times more examples with HYPOTHESIS_PROFILE=nightly.
 PROPERTY = settings(
-    max_examples=30,
-    derandomize=True,
+    max_examples=examples(30),
     database=None,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -64,6 +67,12 @@ class Game:
     options: Options
     sheet: Sheet
     turns: tuple[tuple[Dice, str, int], ...]
+    # What `evaluate` announced for each move, written into plain dicts: the sheet built
+    # without `play`, `replay` or `Column.write`.
+    announced: tuple[tuple[dict[str, int], int], ...]
+
+    def announced_sheet(self) -> Sheet:
+        return tuple(Column(MappingProxyType(dict(c)), e) for c, e in self.announced)
 
 
 @st.composite
@@ -79,6 +88,7 @@ def games(draw, variant: Variant, *, full: bool = False) -> Game:
     priority = draw(st.none() | st.permutations(variant.table.field_ids))
     sheet = empty_sheet(variant)
     turns = []
+    announced = [({}, 0) for _ in variant.multipliers]
     for _ in range(count):
         dice = draw(rolls)
         moves = evaluate(variant, sheet, dice, options).moves
@@ -88,7 +98,45 @@ def games(draw, variant: Variant, *, full: bool = False) -> Game:
         move = draw(st.sampled_from(moves))
         sheet, _ = play(variant, sheet, dice, move.field, move.column, options)
         turns.append((dice, move.field, move.column))
-    return Game(variant, options, sheet, tuple(turns))
+        cells, extra = announced[move.column]
+        announced[move.column] = ({**cells, move.field: move.points}, extra + move.extra_bonus)
+    return Game(variant, options, sheet, tuple(turns), tuple(announced))
+
+
+# An independent scorer for ordinary rolls (not five of a kind), from the rulebook's sentences.
+def _runs(dice: Dice) -> set[int]:
+    return {a for a in (1, 2, 3) if {a, a + 1, a + 2, a + 3} <= set(dice)}
+
+
+def _oracle(table: str, field: str, dice: Dice) -> int:
+    c = Counter(dice)
+    faces = ("ones", "twos", "threes", "fours", "fives", "sixes")
+    if field in faces:
+        face = faces.index(field) + 1
+        return face * c[face]
+    pairs = sorted((f for f, n in c.items() if n >= 2), reverse=True)
+    full = sorted(c.values()) == [2, 3]
+    standard = {
+        "three_of_a_kind": sum(dice) if max(c.values()) >= 3 else 0,
+        "four_of_a_kind": sum(dice) if max(c.values()) >= 4 else 0,
+        "full_house": 25 if full else 0,
+        "small_straight": 30 if _runs(dice) else 0,
+        "large_straight": 40 if set(dice) in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6}) else 0,
+        "five_of_a_kind": 0,
+        "chance": sum(dice),
+    }
+    scandinavian = {
+        "pair": 2 * pairs[0] if pairs else 0,
+        "two_pairs": 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0,
+        "three_of_a_kind": 3 * max((f for f, n in c.items() if n >= 3), default=0),
+        "four_of_a_kind": 4 * max((f for f, n in c.items() if n >= 4), default=0),
+        "small_straight": 15 if sorted(dice) == [1, 2, 3, 4, 5] else 0,
+        "large_straight": 20 if sorted(dice) == [2, 3, 4, 5, 6] else 0,
+        "full_house": sum(dice) if full else 0,
+        "chance": sum(dice),
+        "five_of_a_kind": 0,
+    }
+    return (standard if table == "standard" else scandinavian)[field]
 
 
 def lower_free(variant: Variant, sheet: Sheet) -> bool:
@@ -112,7 +160,8 @@ def test_points_are_within_the_field_and_bonuses_are_0_or_100(variant, data):
         assert p.points in table.achievable[p.field]
         assert p.extra_bonus in (0, 100)
         assert p.multiplier == variant.multipliers[p.column]
-        assert p.allowed is (p.reason is None)
+        assert p.allowed is (p.reason is None) is (p.reason_code is None)
+        assert (p.note is None) is (p.note_code is None)  # every note carries its code
         if not p.allowed:
             assert p.reason.strip()
             assert p.extra_bonus == 0
@@ -121,6 +170,7 @@ def test_points_are_within_the_field_and_bonuses_are_0_or_100(variant, data):
     earned = len(set(dice)) == 1 and generals_at_50 and variant.id != "scandinavian"
     assert evaluation.extra_bonus == (100 if earned else 0)
     assert {p.extra_bonus for p in evaluation.moves} == {evaluation.extra_bonus}
+    assert len(evaluation.note_codes) == len(evaluation.notes)
     if variant.id == "scandinavian":
         assert not evaluation.joker
 
@@ -230,7 +280,13 @@ def test_the_total_is_the_sum_of_its_parts(variant, data):
 @given(data=st.data())
 def test_replay_gives_the_same_sheet_and_gain_is_the_rise_of_the_total(variant, data):
     game = data.draw(games(variant, full=data.draw(st.booleans())))
-    assert replay(variant, game.turns, game.options) == game.sheet
+    # Against a sheet built without the code under test: what `evaluate` announced, written
+    # into plain dicts, and for ordinary rolls the points of an independent scorer.
+    assert replay(variant, game.turns, game.options) == game.announced_sheet()
+    for dice, field, column in game.turns:
+        if len(set(dice)) > 1:
+            expected = _oracle(variant.table.id, field, dice)
+            assert game.announced[column][0][field] == expected, (dice, field)
     sheet = empty_sheet(variant)
     for dice, field, column in game.turns:
         before = sheet_totals(variant, sheet, game.options).total

@@ -2,13 +2,28 @@
 
 Every caller (the turn screen's pencil marks, the JSON API, the arbiter page, the services that
 write turns) asks `evaluate(variant, sheet, dice)` what a roll may score, and writes with `play`.
+Whole games, table or poker, are a `GameState` (`start_game`, `restore_game`, `replay_game`):
+play a turn, undo it, whose turn, who won, each seat's figures. Every variant, poker included,
+is in one registry (`VARIANTS`, `find_variant`), and what the rules say carries a `Code`.
 """
 
+from .codes import Code
 from .dice import Dice, format_dice, is_five_of_a_kind, parse_dice
 from .errors import MoveRefused, RulesError
-from .game import TableGame, TurnRecord, places_of, winners_of
+from .game import TableGame
 from .match import PokerMatch, PokerRound
-from .moves import Evaluation, Placement, evaluate, extra_bonus_for, is_joker, play, replay
+from .moves import (
+    Evaluation,
+    Placement,
+    Verdict,
+    evaluate,
+    extra_bonus_for,
+    is_joker,
+    judge_move,
+    play,
+    replay,
+    write_move,
+)
 from .poker import Hand, HandValue, Ranking, classify, compare, explain, rank
 from .sheet import (
     Column,
@@ -23,39 +38,56 @@ from .sheet import (
     sheet_totals,
     upper_status,
 )
-from .tables import SCANDINAVIAN, STANDARD, Field, Section, Table
+from .start import AnyOptions, Game, replay_game, restore_game, start_game
+from .state import GameState, SeatFigures, TurnRecord, places_of, winners_of
+from .tables import SCANDINAVIAN, STANDARD, Field, Misfit, Section, Table
 from .variants import (
     POKER,
+    POKER_VARIANT,
     TABLE_VARIANTS,
     VARIANT_NAMES,
+    VARIANTS,
+    AnyVariant,
     Options,
     PokerOptions,
+    PokerVariant,
     Variant,
+    find_table_variant,
     find_variant,
     parse_poker_options,
 )
 
 __all__ = [
     "POKER",
+    "POKER_VARIANT",
     "SCANDINAVIAN",
     "STANDARD",
     "TABLE_VARIANTS",
+    "VARIANTS",
     "VARIANT_NAMES",
+    "AnyOptions",
+    "AnyVariant",
+    "Code",
     "Column",
     "ColumnTotals",
     "Dice",
     "Evaluation",
     "Field",
+    "Game",
+    "GameState",
     "Hand",
     "HandValue",
+    "Misfit",
     "MoveRefused",
     "Options",
     "Placement",
     "PokerMatch",
     "PokerOptions",
     "PokerRound",
+    "PokerVariant",
     "Ranking",
     "RulesError",
+    "SeatFigures",
     "Section",
     "Sheet",
     "SheetTotals",
@@ -64,6 +96,7 @@ __all__ = [
     "TurnRecord",
     "UpperStatus",
     "Variant",
+    "Verdict",
     "classify",
     "compare",
     "empty_sheet",
@@ -71,11 +104,13 @@ __all__ = [
     "explain",
     "extra_bonus_count",
     "extra_bonus_for",
+    "find_table_variant",
     "find_variant",
     "format_dice",
     "is_five_of_a_kind",
     "is_full",
     "is_joker",
+    "judge_move",
     "parse_dice",
     "parse_poker_options",
     "parse_sheet",
@@ -83,7 +118,11 @@ __all__ = [
     "play",
     "rank",
     "replay",
+    "replay_game",
+    "restore_game",
     "sheet_totals",
+    "start_game",
     "upper_status",
     "winners_of",
+    "write_move",
 ]

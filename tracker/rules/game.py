@@ -1,51 +1,36 @@
 """A whole table game: seats taking turns in order, their sheets, the end and the winners.
 
 Built from the turns players entered (the source of truth), so anything shown or cached is
-derived here and can always be recomputed.
+derived here and can always be recomputed. Implements `GameState`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from types import MappingProxyType
 
-from .dice import Dice
+from .codes import Code
+from .dice import Dice, is_five_of_a_kind
 from .errors import MoveRefused, RulesError
-from .moves import Evaluation, Placement, evaluate, play
-from .sheet import Column, Sheet, SheetTotals, empty_sheet, sheet_totals
+from .moves import Evaluation, Placement, evaluate, play, write_move
+from .sheet import Column, Sheet, SheetTotals, empty_sheet, extra_bonus_count, sheet_totals
+from .state import SeatFigures, TurnRecord, places_of, winners_of
 from .variants import Options, Variant
 
+__all__ = ["TableGame", "TurnRecord", "places_of", "winners_of"]
 
-@dataclass(frozen=True)
-class TurnRecord:
-    seat: int
-    dice: Dice
-    field: str
-    column: int
-    points: int
-    extra_bonus: int
-
-
-def winners_of(totals: Sequence[int]) -> tuple[int, ...]:
-    """Highest total wins; equal highest totals share the win. One player: that player wins."""
-    if not totals:
-        return ()
-    best = max(totals)
-    return tuple(i for i, t in enumerate(totals) if t == best)
-
-
-def places_of(totals: Sequence[int]) -> tuple[int, ...]:
-    """Competition ranking: equal totals share a place and the next place is skipped (1, 1, 3)."""
-    return tuple(1 + sum(1 for other in totals if other > t) for t in totals)
+NOTHING_TO_UNDO = "Nie ma czego cofać: to początek gry."
 
 
 class TableGame:
     """The state of a table game after some turns. Seats play in seating order, one field a turn."""
 
     def __init__(self, variant: Variant, players: int, options: Options | None = None) -> None:
-        if not 1 <= players <= 8:
-            raise RulesError("W grze bierze udział od 1 do 8 graczy.")
+        least, most = variant.min_players, variant.max_players
+        if not least <= players <= most:
+            raise RulesError(
+                f"W grze bierze udział od {least} do {most} graczy.", Code.PLAYER_COUNT
+            )
         self.variant = variant
         self.options = options or Options()
         self.players = players
@@ -61,9 +46,10 @@ class TableGame:
         turns: Iterable[tuple[Dice, str, int]],
         options: Options | None = None,
     ) -> TableGame:
+        """Rebuild from the dice, judging every turn again (points recomputed)."""
         game = cls(variant, players, options)
         for dice, field_id, column in turns:
-            game.play(dice, field_id, column)
+            game.play_turn(dice, field_id, column)
         return game
 
     @classmethod
@@ -83,10 +69,19 @@ class TableGame:
         for index, record in enumerate(records):
             # Seats take turns in order, and no sheet takes more turns than it has fields.
             if record.seat != index % players or index >= game.total_turns:
-                raise RulesError("Zapisane ruchy nie idą po kolei przy stole.")
+                raise RulesError(
+                    "Zapisane ruchy nie idą po kolei przy stole.", Code.TURNS_OUT_OF_ORDER
+                )
+            if record.field is None:
+                raise RulesError(
+                    f"Pola {record.field!r} nie ma w tabeli wariantu {variant.id}.",
+                    Code.UNKNOWN_FIELD,
+                )
             column = cells[record.seat][record.column]
             if record.field in column:
-                raise RulesError("Zapisane ruchy wpisują dwa razy to samo pole.")
+                raise RulesError(
+                    "Zapisane ruchy wpisują dwa razy to samo pole.", Code.FIELD_WRITTEN_TWICE
+                )
             column[record.field] = record.points
             extras[record.seat][record.column] += record.extra_bonus
             game.turns.append(record)
@@ -105,6 +100,7 @@ class TableGame:
         other = TableGame(self.variant, self.players, self.options)
         other.sheets = list(self.sheets)
         other.turns = list(self.turns)
+        other._totals = dict(self._totals)
         return other
 
     @property
@@ -124,22 +120,51 @@ class TableGame:
         """1-based round (kolejka); the last round once the game is over."""
         return min(len(self.turns) // self.players + 1, self.variant.turns)
 
+    @property
+    def next_seq(self) -> int:
+        return len(self.turns) + 1
+
     def evaluate(self, dice: Dice) -> Evaluation:
         """What the current player's roll may score on their sheet."""
         seat = self._require_current_seat()
         return evaluate(self.variant, self.sheets[seat], dice, self.options)
 
     def play(self, dice: Dice, field_id: str, column: int = 0) -> Placement:
+        """Play the current seat's turn and price it for the player (`Placement.gain`)."""
         seat = self._require_current_seat()
         sheet, placement = play(
             self.variant, self.sheets[seat], dice, field_id, column, self.options
         )
-        self.sheets[seat] = sheet
-        self._totals.pop(seat, None)
-        self.turns.append(
-            TurnRecord(seat, dice, field_id, column, placement.points, placement.extra_bonus)
+        self._write(
+            sheet,
+            TurnRecord(seat, dice, field_id, column, placement.points, placement.extra_bonus),
         )
         return placement
+
+    def play_turn(self, dice: Dice, field: str | None = None, column: int = 0) -> TurnRecord:
+        """Play the current seat's turn without pricing it (the fast path of a replay or an
+        import); refuses exactly what `play` refuses, with the same messages and codes."""
+        seat = self._require_current_seat()
+        if field is None:
+            raise RulesError(
+                f"Pola {field!r} nie ma w tabeli wariantu {self.variant.id}.", Code.UNKNOWN_FIELD
+            )
+        sheet, verdict = write_move(self.variant, self.sheets[seat], dice, field, column)
+        record = TurnRecord(seat, dice, field, column, verdict.points, verdict.extra_bonus)
+        self._write(sheet, record)
+        return record
+
+    def undo(self) -> TurnRecord:
+        """Take back the last turn: its field is free again, its extra bonus gone."""
+        if not self.turns:
+            raise RulesError(NOTHING_TO_UNDO, Code.NOTHING_TO_UNDO)
+        record = self.turns.pop()
+        assert record.field is not None  # a table turn always names its field
+        sheet = self.sheets[record.seat]
+        column = sheet[record.column].erase(record.field, record.extra_bonus)
+        self.sheets[record.seat] = sheet[: record.column] + (column,) + sheet[record.column + 1 :]
+        self._totals.pop(record.seat, None)
+        return record
 
     def totals(self, seat: int) -> SheetTotals:
         totals = self._totals.get(seat)
@@ -161,8 +186,24 @@ class TableGame:
     def places(self) -> tuple[int, ...]:
         return places_of(self.scores)
 
+    def seat_figures(self, seat: int) -> SeatFigures:
+        """The seat's total, the columns that earned the upper bonus, the five of a kind it
+        rolled (wherever written, zeros and jokers included) and its extra Generał bonuses."""
+        totals = self.totals(seat)
+        return SeatFigures(
+            total=totals.total,
+            upper_bonuses=sum(1 for c in totals.columns if c.upper_bonus),
+            generals=sum(1 for t in self.turns if t.seat == seat and is_five_of_a_kind(t.dice)),
+            extra_bonuses=extra_bonus_count(self.variant, self.sheets[seat]),
+        )
+
+    def _write(self, sheet: Sheet, record: TurnRecord) -> None:
+        self.sheets[record.seat] = sheet
+        self._totals.pop(record.seat, None)
+        self.turns.append(record)
+
     def _require_current_seat(self) -> int:
         seat = self.current_seat
         if seat is None:
-            raise MoveRefused("Gra jest zakończona: wszystkie tabele są pełne.")
+            raise MoveRefused("Gra jest zakończona: wszystkie tabele są pełne.", Code.GAME_OVER)
         return seat

@@ -3,6 +3,7 @@
 Every player enters the five dice of their last roll, in seating order; when all have entered,
 the round goes to the single best hand, and several equal best hands draw it ("Gdy i one są
 równe, runda kończy się remisem"). The first player to reach `target_wins` wins the match.
+Implements `GameState`: a hand is a turn with no field.
 """
 
 from __future__ import annotations
@@ -10,13 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .codes import Code
 from .dice import Dice
 from .errors import MoveRefused, RulesError
 from .poker import HandValue, Ranking, classify, rank
-from .variants import PokerOptions
+from .state import SeatFigures, TurnRecord, places_of
+from .variants import POKER_VARIANT, PokerOptions, PokerVariant
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8
+MIN_PLAYERS = POKER_VARIANT.min_players
+MAX_PLAYERS = POKER_VARIANT.max_players
+NOTHING_TO_UNDO = "Nie ma czego cofać: to początek gry."
+NO_FIELD_IN_POKER = "W pokerze kościanym podaje się tylko kości, bez pola tabeli."
 
 
 @dataclass
@@ -46,11 +51,15 @@ class PokerRound:
 class PokerMatch:
     def __init__(self, players: int, options: PokerOptions | None = None) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RulesError(f"W pokera gra od {MIN_PLAYERS} do {MAX_PLAYERS} graczy.")
+            raise RulesError(
+                f"W pokera gra od {MIN_PLAYERS} do {MAX_PLAYERS} graczy.", Code.PLAYER_COUNT
+            )
+        self.variant: PokerVariant = POKER_VARIANT
         self.players = players
         self.options = options or PokerOptions()
         self.rounds: list[PokerRound] = []
         self.round_wins = [0] * players
+        self.turns: list[TurnRecord] = []
 
     @classmethod
     def replay(
@@ -61,9 +70,31 @@ class PokerMatch:
             match.play(dice)
         return match
 
+    @classmethod
+    def restore(
+        cls, players: int, records: Iterable[TurnRecord], options: PokerOptions | None = None
+    ) -> PokerMatch:
+        """Rebuild from stored turns: the hands are ranked again, round by round."""
+        match = cls(players, options)
+        for record in records:
+            if record.seat != match.current_seat:
+                raise RulesError(
+                    "Zapisane ruchy nie idą po kolei przy stole.", Code.TURNS_OUT_OF_ORDER
+                )
+            match.play_turn(record.dice, record.field)
+        return match
+
+    def copy(self) -> PokerMatch:
+        """An independent copy: rounds are mutable, so each is copied."""
+        other = PokerMatch(self.players, self.options)
+        other.rounds = [PokerRound(r.number, list(r.hands), r.ranking) for r in self.rounds]
+        other.round_wins = list(self.round_wins)
+        other.turns = list(self.turns)
+        return other
+
     @property
-    def hands_played(self) -> int:
-        return sum(len(r.hands) for r in self.rounds)
+    def next_seq(self) -> int:
+        return len(self.turns) + 1
 
     @property
     def winner(self) -> int | None:
@@ -84,6 +115,15 @@ class PokerMatch:
         return self.winner is not None
 
     @property
+    def scores(self) -> tuple[int, ...]:
+        """Rounds won per seat."""
+        return tuple(self.round_wins)
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        return places_of(self.scores)
+
+    @property
     def current_round(self) -> PokerRound | None:
         """The round being entered, or None between rounds / after the match."""
         if self.rounds and not self.rounds[-1].complete:
@@ -98,6 +138,11 @@ class PokerMatch:
         return len(self.rounds) + (0 if self.finished else 1)
 
     @property
+    def round(self) -> int:
+        """1-based round being entered; the last round once the match is over."""
+        return self.round_number
+
+    @property
     def current_seat(self) -> int | None:
         if self.finished:
             return None
@@ -108,14 +153,43 @@ class PokerMatch:
         """Enter the current player's hand; returns the round (decided when it is complete)."""
         seat = self.current_seat
         if seat is None:
-            raise MoveRefused("Mecz jest zakończony.")
+            raise MoveRefused("Mecz jest zakończony.", Code.GAME_OVER)
         round_ = self.current_round
         if round_ is None:
             round_ = PokerRound(number=len(self.rounds) + 1)
             self.rounds.append(round_)
         round_.hands.append((seat, classify(dice)))
+        self.turns.append(TurnRecord(seat, dice, None, 0, 0, 0))
         if len(round_.hands) == self.players:
             round_.ranking = rank([hand.dice for _, hand in round_.hands])
             for winner in round_.winners or ():
                 self.round_wins[winner] += 1
         return round_
+
+    def play_turn(self, dice: Dice, field: str | None = None, column: int = 0) -> TurnRecord:
+        """Enter the current player's hand; poker takes dice only, no field of a table."""
+        if field is not None:
+            raise RulesError(NO_FIELD_IN_POKER, Code.FIELD_IN_POKER)
+        self.play(dice)
+        return self.turns[-1]
+
+    def undo(self) -> TurnRecord:
+        """Take back the last hand: a decided round is open again, its win taken back, and a
+        round left without hands is gone."""
+        if not self.turns:
+            raise RulesError(NOTHING_TO_UNDO, Code.NOTHING_TO_UNDO)
+        record = self.turns.pop()
+        round_ = self.rounds[-1]
+        for winner in round_.winners or ():
+            self.round_wins[winner] -= 1
+        round_.ranking = None
+        round_.hands.pop()
+        if not round_.hands:
+            self.rounds.pop()
+        return record
+
+    def seat_figures(self, seat: int) -> SeatFigures:
+        """Poker keeps only the rounds won; no sheet, so no bonuses."""
+        return SeatFigures(
+            total=self.round_wins[seat], upper_bonuses=0, generals=0, extra_bonuses=0
+        )

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .errors import RulesError
-from .tables import ALL_FIELD_IDS, Section
+from .tables import ALL_FIELD_IDS
 from .variants import Options, Variant
 
 
@@ -27,6 +27,12 @@ class Column:
         cells = dict(self.cells)
         cells[field_id] = points
         return Column(MappingProxyType(cells), self.extra_bonus + extra_bonus)
+
+    def erase(self, field_id: str, extra_bonus: int = 0) -> Column:
+        """The column before `write(field_id, points, extra_bonus)`: the field free again."""
+        cells = dict(self.cells)
+        del cells[field_id]
+        return Column(MappingProxyType(cells), self.extra_bonus - extra_bonus)
 
 
 Sheet = tuple[Column, ...]
@@ -228,7 +234,3 @@ def _check_extra_bonuses(variant: Variant, columns: Sheet) -> None:
                 f"{where}za dużo premii za generały ({col.extra_bonus}): każdą daje rzut "
                 f"wpisany po Generale, a takich wypełnionych pól jest tu {others}."
             )
-
-
-def section_of(variant: Variant, field_id: str) -> Section:
-    return variant.table.by_id[field_id].section

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
+from .codes import Code
 from .dice import FACE_PLURAL, Dice, all_rolls, counts
 
 
@@ -23,6 +24,15 @@ Scorer = Callable[[Dice], int]
 
 
 @dataclass(frozen=True)
+class Misfit:
+    """A roll that looks as if it fits a field but writes 0 there, and the note that says why."""
+
+    test: Callable[[Dice], bool]
+    code: Code
+    note: str
+
+
+@dataclass(frozen=True)
 class Field:
     id: str
     label: str
@@ -32,6 +42,8 @@ class Field:
     # Points a joker writes here; None: a joker scores as an ordinary roll (sum of the dice).
     joker_points: int | None = None
     face: int | None = None  # the face counted by an upper field
+    # Rolls a player might expect to fit, when they write 0 here: the first that matches explains.
+    misfits: tuple[Misfit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +136,26 @@ def _has_large_straight(dice: Dice) -> bool:
 
 def _five_of_a_kind(dice: Dice) -> bool:
     return len(set(dice)) == 1
+
+
+def _exactly_four_of_a_kind(dice: Dice) -> bool:
+    return max(counts(dice).values()) == 4
+
+
+def _is_run(*faces: int) -> Callable[[Dice], bool]:
+    def test(dice: Dice) -> bool:
+        return sorted(dice) == list(faces)
+
+    return test
+
+
+def _never_a_joker(label: str) -> Misfit:
+    """Scandinavian: "Kolejne generały nie dają premii i nie są jokerami." """
+    return Misfit(
+        _five_of_a_kind,
+        Code.FIVE_NEVER_JOKER,
+        f"Pięć jednakowych to nie {label}; w tabeli skandynawskiej generał nie jest jokerem.",
+    )
 
 
 def _chance(dice: Dice) -> int:
@@ -226,6 +258,18 @@ SCANDINAVIAN = Table(
             Section.LOWER,
             _two_pairs,
             "2 pary o różnych oczkach: suma tych 4 kości",
+            misfits=(
+                Misfit(
+                    _five_of_a_kind,
+                    Code.FIVE_NOT_TWO_PAIRS,
+                    "Pięć jednakowych to nie dwie pary: pary muszą mieć różne oczka.",
+                ),
+                Misfit(
+                    _exactly_four_of_a_kind,
+                    Code.FOUR_NOT_TWO_PAIRS,
+                    "Cztery jednakowe to nie dwie pary: pary muszą mieć różne oczka.",
+                ),
+            ),
         ),
         Field(
             "three_of_a_kind",
@@ -245,15 +289,31 @@ SCANDINAVIAN = Table(
             "small_straight",
             "Mały strit",
             Section.LOWER,
-            _fixed_if(15, lambda d: sorted(d) == [1, 2, 3, 4, 5]),
+            _fixed_if(15, _is_run(1, 2, 3, 4, 5)),
             "dokładnie 1-2-3-4-5: 15",
+            misfits=(
+                _never_a_joker("mały strit"),
+                Misfit(
+                    _is_run(2, 3, 4, 5, 6),
+                    Code.SMALL_STRAIGHT_EXACT,
+                    "Mały strit w tabeli skandynawskiej to dokładnie 1-2-3-4-5.",
+                ),
+            ),
         ),
         Field(
             "large_straight",
             "Duży strit",
             Section.LOWER,
-            _fixed_if(20, lambda d: sorted(d) == [2, 3, 4, 5, 6]),
+            _fixed_if(20, _is_run(2, 3, 4, 5, 6)),
             "dokładnie 2-3-4-5-6: 20",
+            misfits=(
+                _never_a_joker("duży strit"),
+                Misfit(
+                    _is_run(1, 2, 3, 4, 5),
+                    Code.LARGE_STRAIGHT_EXACT,
+                    "Duży strit w tabeli skandynawskiej to dokładnie 2-3-4-5-6.",
+                ),
+            ),
         ),
         Field(
             "full_house",
@@ -261,6 +321,7 @@ SCANDINAVIAN = Table(
             Section.LOWER,
             _sum_if_full_house,
             "3 jednakowe i 2 inne jednakowe: suma wszystkich kości",
+            misfits=(_never_a_joker("ful"),),
         ),
         Field("chance", "Szansa", Section.LOWER, _chance, "dowolny rzut: suma wszystkich kości"),
         Field(

@@ -1,19 +1,23 @@
 """Variants as data: which table, how many columns with which multipliers, and a few switches.
 
-The poker variant has no table; its options live here too so that every variant id is known
-in one place (`VARIANT_NAMES`).
+The poker variant has no table; it is a variant all the same (`PokerVariant`), so that every
+variant id, name, kind and player limit is known in one registry (`VARIANTS`, `find_variant`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
 
+from .codes import Code
 from .errors import RulesError
 from .tables import SCANDINAVIAN, STANDARD, Table
 
 DEFAULT_BONUS_THRESHOLD = 63
-POKER = "poker"
+POKER = "poker"  # the poker variant's id
+MAX_PLAYERS = 8
 DEFAULT_TARGET_WINS = 3
 TARGET_WINS_RANGE = range(1, 10)
 
@@ -48,10 +52,25 @@ class Variant:
     joker: bool = True
     extra_bonus: int = 100
     bonus_thresholds: tuple[int, ...] = (DEFAULT_BONUS_THRESHOLD,)
+    kind: Literal["table"] = "table"
+    min_players: int = 1
+    max_players: int = MAX_PLAYERS
 
     @property
     def columns(self) -> int:
         return len(self.multipliers)
+
+    @property
+    def max_total(self) -> int:
+        """The best total without extra Generał bonuses: every field at its maximum, the upper
+        bonus in every column, each column times its multiplier (375 on the standard table)."""
+        table = self.table
+        column = sum(table.max_points.values()) + table.upper_bonus
+        return column * sum(self.multipliers)
+
+    def check_players(self, count: int) -> None:
+        """RulesError unless `count` players may sit at a table of this variant."""
+        _check_players(self, count)
 
     @property
     def turns(self) -> int:
@@ -98,24 +117,67 @@ SCANDINAVIAN_VARIANT = Variant(
 )
 TRIPLE = Variant("triple", "Kości potrójne", STANDARD, multipliers=(1, 2, 3))
 
-TABLE_VARIANTS: dict[str, Variant] = {
-    v.id: v for v in (STANDARD_VARIANT, ORDERED, SCANDINAVIAN_VARIANT, TRIPLE)
-}
 
-VARIANT_NAMES: dict[str, str] = {
-    **{v.id: v.name for v in TABLE_VARIANTS.values()},
-    POKER: "Poker kościany bez tabeli",
-}
+@dataclass(frozen=True)
+class PokerVariant:
+    """Poker kościany bez tabeli: hands compared in rounds, to `target_wins` round wins."""
+
+    id: str = POKER
+    name: str = "Poker kościany bez tabeli"
+    kind: Literal["poker"] = "poker"
+    min_players: int = 2  # a round is won against someone
+    max_players: int = MAX_PLAYERS
+    turns: None = None  # no table: a match has no fixed number of turns
+
+    def parse_options(self, raw: object = None) -> PokerOptions:
+        return parse_poker_options(raw)
+
+    def check_players(self, count: int) -> None:
+        """RulesError unless `count` players may sit at a table of this variant."""
+        _check_players(self, count)
 
 
-def find_variant(variant_id: object) -> Variant:
-    """The table variant with this id; RulesError (a ValueError) for anything else."""
-    if variant_id == POKER:
-        raise RulesError("Poker kościany nie ma tabeli: układy porównuje się w rundach.")
-    if not isinstance(variant_id, str) or variant_id not in TABLE_VARIANTS:
+AnyVariant = Variant | PokerVariant
+
+POKER_VARIANT = PokerVariant()
+
+# Every variant, in the order players are offered them.
+VARIANTS: Mapping[str, AnyVariant] = MappingProxyType(
+    {v.id: v for v in (STANDARD_VARIANT, ORDERED, SCANDINAVIAN_VARIANT, TRIPLE, POKER_VARIANT)}
+)
+
+TABLE_VARIANTS: dict[str, Variant] = {v.id: v for v in VARIANTS.values() if isinstance(v, Variant)}
+
+VARIANT_NAMES: dict[str, str] = {v.id: v.name for v in VARIANTS.values()}
+
+
+def find_variant(variant_id: object) -> AnyVariant:
+    """The variant with this id (poker included); RulesError (a ValueError) for anything else."""
+    if not isinstance(variant_id, str) or variant_id not in VARIANTS:
         known = ", ".join(TABLE_VARIANTS)
-        raise RulesError(f"Nieznany wariant {variant_id!r}. Znane warianty: {known}.")
-    return TABLE_VARIANTS[variant_id]
+        raise RulesError(
+            f"Nieznany wariant {variant_id!r}. Znane warianty: {known}.", Code.UNKNOWN_VARIANT
+        )
+    return VARIANTS[variant_id]
+
+
+def find_table_variant(variant_id: object) -> Variant:
+    """The table variant with this id; RulesError for poker (it has no table) and the rest."""
+    variant = find_variant(variant_id)
+    if not isinstance(variant, Variant):
+        raise RulesError(
+            "Poker kościany nie ma tabeli: układy porównuje się w rundach.",
+            Code.NO_TABLE_IN_POKER,
+        )
+    return variant
+
+
+def _check_players(variant: AnyVariant, count: int) -> None:
+    if isinstance(count, bool) or not variant.min_players <= count <= variant.max_players:
+        raise RulesError(
+            f"Przy stole siedzi od {variant.min_players} do {variant.max_players} graczy.",
+            Code.PLAYER_COUNT,
+        )
 
 
 def parse_poker_options(raw: object = None) -> PokerOptions:
