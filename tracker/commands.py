@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from .extensions import db
 from .models import Account, name_key
-from .services import ServiceError, accounts, games
+from .services import ServiceError, accounts, results
 
 
 @click.command("create-account")
@@ -45,5 +45,5 @@ def create_token_command(name: str, label: str) -> None:
 @with_appcontext
 def recompute_command() -> None:
     """Recompute every cached figure (points, totals, places, winners) from the turns."""
-    count = games.recompute_all()
+    count = results.recompute_all()
     click.echo(f"Przeliczono gry: {count}.")

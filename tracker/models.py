@@ -171,11 +171,6 @@ class Turn(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 
-    @property
-    def dice_tuple(self) -> tuple[int, int, int, int, int]:
-        d = [int(ch) for ch in self.dice]
-        return (d[0], d[1], d[2], d[3], d[4])
-
 
 class ApiToken(db.Model):
     """A bearer token for the game API. Only its SHA-256 is stored."""

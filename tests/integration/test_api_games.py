@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from conftest import dispose_engines, make_app
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select
@@ -22,8 +21,9 @@ from sqlalchemy.exc import IntegrityError
 from tracker import rules
 from tracker.extensions import db
 from tracker.models import Account, Game, GameSeat, Player, Turn, name_key, utcnow
-from tracker.services import accounts
-from tracker.services import games as game_service
+from tracker.services import accounts, game_view
+
+from .apps import dispose_engines, make_app
 
 GAMES = "/api/v1/games"
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -1101,7 +1101,7 @@ def test_a_turn_sent_while_another_is_being_written_waits_and_is_refused(
     game = api.new_game("standard", ["Ala", "Ola"])
     url = f"{GAMES}/{game['id']}/turns"
     body = {"dice": SIXES, "field": "sixes", "player": "Ala"}
-    original = game_service._load_for_turn
+    original = game_view.load_for_turn
     other_phone: list[Any] = []
     started = threading.Event()
 
@@ -1120,7 +1120,7 @@ def test_a_turn_sent_while_another_is_being_written_waits_and_is_refused(
             time.sleep(0.2)  # let it reach the lock while this request holds it
         return view
 
-    monkeypatch.setattr(game_service, "_load_for_turn", other_phone_sends_after_this_read)
+    monkeypatch.setattr(game_view, "load_for_turn", other_phone_sends_after_this_read)
 
     response = api.post(url, body)
     thread.join(timeout=10)

@@ -15,7 +15,7 @@ from history_builders import STANDARD_SHEET
 
 from tracker.models import Account, Turn
 from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
-from tracker.services import games, players
+from tracker.services import game_lists, games, players
 from tracker.services.games import ALREADY_WRITTEN
 
 PASSWORD = "tajne hasło 123"
@@ -254,7 +254,7 @@ def test_new_game_errors_are_shown_next_to_the_field_and_input_is_kept(
     if kept is not None:
         assert f'value="{kept}"' in html
     with table.app.app_context():
-        assert games.list_games(table.account_id) == []
+        assert game_lists.list_games(table.account_id) == []
 
 
 def test_dodaj_gracza_without_javascript_adds_a_row_and_keeps_the_names(table: Table):

@@ -316,11 +316,11 @@ class Table:
         assert response.status_code == 303, text_of(response.text)
         return int(response.headers["Location"].rsplit("/", 1)[1])
 
-    def view(self, game_id: int) -> game_service.PokerView:
+    def view(self, game_id: int) -> game_service.GameView:
         with self.app.app_context():
             account_id = db.session.query(Account.id).filter(Account.name == self.name).scalar()
             view = game_service.load(account_id, game_id)
-            assert isinstance(view, game_service.PokerView)
+            assert view.is_poker
             _ = view.names  # loaded before the session closes
             return view
 

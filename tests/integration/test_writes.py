@@ -17,8 +17,9 @@ from sqlalchemy import func, select, text
 
 from tracker.extensions import db
 from tracker.models import Account, Game, Player, Turn
-from tracker.services import InvalidInput, accounts, players
+from tracker.services import InvalidInput, accounts, game_view, players
 from tracker.services import games as game_service
+from tracker.store import cache
 
 from .test_api_games import FILLER, GAMES, SIXES, STANDARD_ORDER, Api, account_with_token
 from .test_api_games import api as api  # noqa: F401  (the fixture)
@@ -111,7 +112,7 @@ def test_an_undo_sent_while_a_turn_is_being_written_waits_for_it(
     game = api.new_game("standard", ["Ala"])
     api.turn(game["id"], FILLER["ones"], "ones")
     api.turn(game["id"], FILLER["twos"], "twos")
-    original = game_service._load_for_turn
+    original = game_view.load_for_turn
     undone: list[Any] = []
     thread = threading.Thread(
         target=lambda: undone.append(
@@ -126,7 +127,7 @@ def test_an_undo_sent_while_a_turn_is_being_written_waits_for_it(
             thread.join(timeout=0.5)  # it finishes here only if nothing holds it back
         return view
 
-    monkeypatch.setattr(game_service, "_load_for_turn", undo_arrives_after_this_read)
+    monkeypatch.setattr(game_view, "load_for_turn", undo_arrives_after_this_read)
 
     response = api.post(f"{GAMES}/{game['id']}/turns", {"dice": SIXES, "field": "sixes"})
     thread.join(timeout=10)
@@ -272,13 +273,13 @@ def test_a_game_written_by_another_process_is_not_judged_from_the_cache(app: Fla
     game = api.new_game("standard", ["Ala"])
     api.turn(game["id"], FILLER["ones"], "ones")  # this process now caches the sheet
     with app.app_context():  # another worker writes Szóstki (and raises the version)
-        game_service.clear_caches()
+        cache.clear()
         game_service.record_turn(
             db.session.get(Game, game["id"]).account_id, game["id"], SIXES, "sixes"
         )
     api.turn(game["id"], FILLER["twos"], "twos")  # refill this process's cache...
     with app.app_context():  # ...and the other worker takes "twos" back
-        game_service.clear_caches()
+        cache.clear()
         game_service.undo_last_turn(db.session.get(Game, game["id"]).account_id, game["id"])
 
     # The sheet this process cached has Dwójki filled; the game does not.
@@ -346,14 +347,14 @@ def game_service_delete(app: Flask, game_id: int) -> None:
 def test_undo_and_delete_drop_the_cached_state(app: Flask, api: Api):
     game = api.new_game("standard", ["Ala"])
     api.turn(game["id"], SIXES, "sixes")
-    assert game["id"] in game_service._TABLE_CACHE
+    assert cache.holds(game["id"])
 
     api.undo(game["id"])
-    assert game["id"] not in game_service._TABLE_CACHE
+    assert not cache.holds(game["id"])
 
     api.turn(game["id"], SIXES, "sixes")
     game_service_delete(app, game["id"])
-    assert game["id"] not in game_service._TABLE_CACHE
+    assert not cache.holds(game["id"])
 
 
 # --- the limit on turns is the same when playing and when importing --------------------------
@@ -384,12 +385,12 @@ def test_the_same_name_signed_up_in_two_browsers_at_once_is_a_clear_error(
     check that the name is free)."""
     original = accounts.generate_password_hash
 
-    def other_browser_signs_up_meanwhile(password: str) -> str:
+    def other_browser_signs_up_meanwhile(password: str, **options: str) -> str:
         monkeypatch.setattr(accounts, "generate_password_hash", original)
         thread = threading.Thread(target=sign_up, args=(app,))
         thread.start()
         thread.join(timeout=20)
-        return original(password)
+        return original(password, **options)
 
     def sign_up(app: Flask) -> None:
         with app.app_context():

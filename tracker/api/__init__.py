@@ -11,11 +11,15 @@ them here through `error_response`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from flask import Blueprint, Response, jsonify, request
 
 from tracker.extensions import csrf
+from tracker.rules import RulesError
+from tracker.services import InvalidInput, ServiceError
 
 API_PATH_PREFIX = "/api/"
 
@@ -34,6 +38,48 @@ def error_response(message: str, status: int, headers: Iterable[tuple[str, str]]
     response.status_code = status
     response.headers.extend(headers)
     return response
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+JsonObject = dict[str, Any]
+
+
+def api_errors(view: Callable[P, R]) -> Callable[P, R | Response]:
+    """The one error decorator of the API: a `ServiceError` answers its status, anything the
+    rules refuse (`RulesError`) 400, each as `{"error": message}`."""
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+        try:
+            return view(*args, **kwargs)
+        except ServiceError as exc:
+            return error_response(exc.message, exc.status)
+        except RulesError as exc:
+            message = str(exc)
+            # Sheet messages begin with a column prefix ("kolumna 2: ...") that may be absent.
+            return error_response(message[:1].upper() + message[1:], 400)
+
+    return wrapper
+
+
+def read_json_object(allowed: frozenset[str]) -> JsonObject:
+    """The one JSON body reader of the API: the body as a JSON object with no keys but
+    `allowed` (InvalidInput otherwise). Malformed JSON is a 400 and a body that is not JSON a
+    415, both raised by the request class (`tracker.errors.KosciRequest`)."""
+    try:
+        body = request.get_json()
+    except RecursionError:
+        # json.loads gives up on deeply nested arrays with RecursionError, not ValueError.
+        raise InvalidInput("Treść żądania jest zbyt głęboko zagnieżdżona.") from None
+    if not isinstance(body, dict):
+        raise InvalidInput('Treść żądania musi być obiektem JSON, np. {"variant": "standard"}.')
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise InvalidInput(
+            f"Nieznane klucze: {', '.join(unknown)}. Dozwolone: {', '.join(sorted(allowed))}."
+        )
+    return body
 
 
 # Endpoint modules, imported last because they import `bp` from here:

@@ -6,51 +6,18 @@ Views read the JSON, call the same services as the web pages and shape the answe
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from flask import request
 
-from flask import Response, request
-
-from ..services import InvalidInput, ServiceError, games
-from . import bp, error_response
+from ..services import InvalidInput, game_lists, games
+from . import JsonObject, api_errors, bp, read_json_object
 from .auth import current_account, token_required
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-JsonObject = dict[str, Any]
-
-# `<int:...>` only matches ids the database can hold (see `tracker.RowIdConverter`).
+# `<int:...>` only matches ids the database can hold (see `tracker.app.RowIdConverter`).
 GAME = "<int:game_id>"
 
 
-def service_errors(view: Callable[P, R]) -> Callable[P, R | Response]:
-    @wraps(view)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
-        try:
-            return view(*args, **kwargs)
-        except ServiceError as exc:
-            return error_response(exc.message, exc.status)
-
-    return wrapper
-
-
-def _body(allowed: frozenset[str]) -> JsonObject:
-    try:
-        body = request.get_json(silent=False)
-    except RecursionError as exc:  # "[[[[…" nested deeper than the JSON parser can go
-        raise InvalidInput("Treść żądania jest zbyt głęboko zagnieżdżona.") from exc
-    if not isinstance(body, dict):
-        raise InvalidInput("Treść żądania musi być obiektem JSON.")
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise InvalidInput(f"Nieznane pola żądania: {', '.join(unknown)}.")
-    return body
-
-
-def game_json(view: games.AnyView) -> JsonObject:
-    if isinstance(view, games.PokerView):
+def game_json(view: games.GameView) -> JsonObject:
+    if view.is_poker:
         return poker_json(view)
     table = view.table
     players = []
@@ -81,7 +48,7 @@ def game_json(view: games.AnyView) -> JsonObject:
         "turns": [
             {
                 "player": view.seats[t.seat].player.name,
-                "dice": list(games.dice_of(t.dice)),
+                "dice": list(t.dice_tuple),
                 "field": t.field,
                 "column": t.column,
                 "points": t.points,
@@ -92,7 +59,7 @@ def game_json(view: games.AnyView) -> JsonObject:
     }
 
 
-def poker_json(view: games.PokerView) -> JsonObject:
+def poker_json(view: games.GameView) -> JsonObject:
     match = view.match
     name = [s.player.name for s in view.seats]
     return {
@@ -125,9 +92,9 @@ def poker_json(view: games.PokerView) -> JsonObject:
 
 @bp.post("/games")
 @token_required
-@service_errors
+@api_errors
 def create_game() -> tuple[JsonObject, int]:
-    body = _body(frozenset({"variant", "players", "options"}))
+    body = read_json_object(frozenset({"variant", "players", "options"}))
     if "variant" not in body:
         raise InvalidInput("Brak pola variant.")
     names = body.get("players")
@@ -143,7 +110,7 @@ def create_game() -> tuple[JsonObject, int]:
 
 @bp.get("/games")
 @token_required
-@service_errors
+@api_errors
 def list_games() -> JsonObject:
     return {
         "games": [
@@ -155,23 +122,23 @@ def list_games() -> JsonObject:
                 "winners": [s.player.name for s in game.seats if s.is_winner and game.finished],
                 "started_at": game.started_at.isoformat(timespec="seconds") + "Z",
             }
-            for game in games.list_games(current_account().id)
+            for game in game_lists.list_games(current_account().id)
         ]
     }
 
 
 @bp.get(f"/games/{GAME}")
 @token_required
-@service_errors
+@api_errors
 def get_game(game_id: int) -> JsonObject:
     return game_json(games.load(current_account().id, game_id))
 
 
 @bp.post(f"/games/{GAME}/turns")
 @token_required
-@service_errors
+@api_errors
 def record_turn(game_id: int) -> tuple[JsonObject, int]:
-    body = _body(frozenset({"dice", "field", "column", "player", "expected_seq"}))
+    body = read_json_object(frozenset({"dice", "field", "column", "player", "expected_seq"}))
     if "dice" not in body:
         raise InvalidInput("Brak pola dice.")
     player = body.get("player")
@@ -194,7 +161,7 @@ def record_turn(game_id: int) -> tuple[JsonObject, int]:
 
 @bp.delete(f"/games/{GAME}/turns/last")
 @token_required
-@service_errors
+@api_errors
 def undo_turn(game_id: int) -> JsonObject:
     raw = request.args.get("expected_seq")
     expected = None if raw is None else _expected_seq(int(raw) if _is_small_number(raw) else raw)

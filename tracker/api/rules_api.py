@@ -7,13 +7,10 @@ refuse (a `RulesError`, whose message is Polish and meant for players) is a 400
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from functools import wraps
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Response, request
-
-from tracker.api import bp, error_response
+from tracker.api import api_errors, bp, read_json_object
 from tracker.rules import (
     Dice,
     Evaluation,
@@ -21,7 +18,7 @@ from tracker.rules import (
     RulesError,
     SheetTotals,
     evaluate,
-    find_variant,
+    find_table_variant,
     parse_dice,
     parse_sheet,
     rank,
@@ -36,27 +33,12 @@ MAX_HANDS = 8
 JsonObject = dict[str, Any]
 
 
-def rules_errors_as_400(view: Callable[[], JsonObject]) -> Callable[[], JsonObject | Response]:
-    """Answer a `RulesError` raised by the view as 400 `{"error": message}`."""
-
-    @wraps(view)
-    def wrapper() -> JsonObject | Response:
-        try:
-            return view()
-        except RulesError as error:
-            message = str(error)
-            # Sheet messages begin with a column prefix ("kolumna 2: ...") that may be absent.
-            return error_response(message[:1].upper() + message[1:], 400)
-
-    return wrapper
-
-
 @bp.post("/score")
-@rules_errors_as_400
+@api_errors
 def score() -> JsonObject:
     """Every legal move of a roll on a sheet, the refused fields with the reason, the totals."""
     body = read_json_object(SCORE_KEYS)
-    variant = find_variant(require(body, "variant"))
+    variant = find_table_variant(require(body, "variant"))
     dice = read_dice(require(body, "dice"))
     options = variant.parse_options(body.get("options"))
     sheet = parse_sheet(variant, body.get("sheet"))
@@ -72,7 +54,7 @@ def score() -> JsonObject:
 
 
 @bp.post("/poker/rank")
-@rules_errors_as_400
+@api_errors
 def poker_rank() -> JsonObject:
     """Rank 2 to 8 poker hands: places (equal hands share one), winners and why."""
     body = read_json_object(RANK_KEYS)
@@ -101,27 +83,6 @@ def poker_rank() -> JsonObject:
 
 
 # --- reading the request -------------------------------------------------------------------
-
-
-def read_json_object(allowed: frozenset[str]) -> JsonObject:
-    """The request body as a JSON object with no keys but `allowed`.
-
-    Malformed JSON is a 400 and a body that is not JSON a 415, both raised by the request class
-    (`tracker.errors.KosciRequest`) with a Polish message.
-    """
-    try:
-        body = request.get_json()
-    except RecursionError:
-        # json.loads gives up on deeply nested arrays with RecursionError, not ValueError.
-        raise RulesError("Treść żądania jest zbyt głęboko zagnieżdżona.") from None
-    if not isinstance(body, dict):
-        raise RulesError('Treść żądania musi być obiektem JSON, np. {"variant": "standard"}.')
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise RulesError(
-            f"Nieznane klucze: {', '.join(unknown)}. Dozwolone: {', '.join(sorted(allowed))}."
-        )
-    return body
 
 
 def require(body: Mapping[str, Any], key: str) -> Any:

@@ -1,6 +1,6 @@
 """Reading the arbiter's GET forms: query arguments in; variant, dice, sheet and errors out.
 
-Nothing here judges a roll. The rules core parses and validates (`find_variant`, `parse_dice`,
+Nothing here judges a roll. The rules core parses and validates (`find_table_variant`, `parse_dice`,
 `parse_sheet`); this module only decides which control each Polish error belongs next to, and
 keeps every raw value so the page shows back exactly what was entered.
 """
@@ -17,7 +17,7 @@ from tracker.rules import (
     RulesError,
     Sheet,
     Variant,
-    find_variant,
+    find_table_variant,
     parse_dice,
     parse_sheet,
 )
@@ -119,7 +119,7 @@ def parse_table_form(args: Args) -> TableForm:
     errors: dict[str, str] = {}
     variant_id = args.get("variant", DEFAULT_VARIANT)
     try:
-        variant = find_variant(variant_id)
+        variant = find_table_variant(variant_id)
     except RulesError as error:
         errors["variant"] = str(error)
         variant = TABLE_VARIANTS[DEFAULT_VARIANT]
@@ -287,10 +287,6 @@ class HandRow:
     @property
     def display_name(self) -> str:
         return self.name or self.default_name
-
-    @property
-    def blank(self) -> bool:
-        return not self.name and not self.dice_text
 
 
 @dataclass

@@ -9,17 +9,19 @@ from wtforms.validators import ValidationError
 
 from ..forms import PageForm
 from ..models import name_key
-from ..rules import POKER, TABLE_VARIANTS
-from ..rules.match import MIN_PLAYERS as POKER_MIN_PLAYERS
+from ..rules import TABLE_VARIANTS, VARIANTS, AnyVariant
 from ..rules.variants import DEFAULT_TARGET_WINS, TARGET_WINS_RANGE
 from ..services import InvalidInput
-from ..services.games import MAX_PLAYERS
 from ..services.players import NAME_MAX, validate_name
 
 DEFAULT_ROWS = 2
-# The thresholds Gra po kolei offers, from the variant itself ("63", "42").
-BONUS_THRESHOLDS = tuple(str(t) for t in TABLE_VARIANTS["ordered"].bonus_thresholds)
+# The thresholds a variant lets the table choose between ("63", "42": Gra po kolei's).
+BONUS_THRESHOLDS = tuple(
+    str(t) for t in max((v.bonus_thresholds for v in TABLE_VARIANTS.values()), key=len)
+)
 TARGET_WINS = tuple(str(n) for n in TARGET_WINS_RANGE)  # "1" … "9"
+# As many rows as the most generous variant seats.
+MAX_PLAYERS = max(v.max_players for v in VARIANTS.values())
 
 
 def player_name(form: PageForm, field: Field) -> None:
@@ -54,14 +56,26 @@ class NewGameForm(PageForm):
         return [entry.data for entry in self.players.entries if (entry.data or "").strip()]
 
     @property
+    def chosen(self) -> AnyVariant | None:
+        return VARIANTS.get(self.variant.data or "")
+
+    @property
     def is_poker(self) -> bool:
-        return self.variant.data == POKER
+        return self.chosen is not None and self.chosen.kind == "poker"
+
+    @property
+    def thresholds(self) -> tuple[str, ...]:
+        """The thresholds the chosen variant lets the table choose; () when it offers one."""
+        chosen = self.chosen
+        if chosen is None or chosen.kind != "table" or len(chosen.bonus_thresholds) < 2:
+            return ()
+        return tuple(str(t) for t in chosen.bonus_thresholds)
 
     @property
     def options(self) -> dict[str, int] | None:
-        """Options for the service: only Gra po kolei lets players lower the threshold; dice
-        poker is played to the number of round wins agreed before the game."""
-        if self.variant.data == "ordered" and self.bonus_threshold.data in BONUS_THRESHOLDS:
+        """Options for the service: a lower threshold where the variant offers one (Gra po
+        kolei); dice poker is played to the number of round wins agreed before the game."""
+        if self.bonus_threshold.data in self.thresholds:
             return {"bonus_threshold": int(self.bonus_threshold.data)}
         if self.is_poker and self.target_wins.data in TARGET_WINS:
             return {"target_wins": int(self.target_wins.data)}
@@ -73,11 +87,14 @@ class NewGameForm(PageForm):
 
     def validate(self, extra_validators: Any = None) -> bool:
         valid = super().validate(extra_validators)
-        if self.variant.data not in TABLE_VARIANTS and not self.is_poker:
+        chosen = self.chosen
+        if chosen is None:
             self.variant.errors.append("Wybierz jeden z wariantów.")
             valid = False
-        if self.variant.data == "ordered" and self.bonus_threshold.data not in BONUS_THRESHOLDS:
-            self.bonus_threshold.errors.append("Próg premii może wynosić 63 albo 42.")
+        if self.thresholds and self.bonus_threshold.data not in self.thresholds:
+            self.bonus_threshold.errors.append(
+                f"Próg premii może wynosić {' albo '.join(self.thresholds)}."
+            )
             valid = False
         if self.is_poker and self.target_wins.data not in TARGET_WINS:
             self.target_wins.errors.append(
@@ -97,15 +114,13 @@ class NewGameForm(PageForm):
         names = self.names
         if not names and not any(e.errors for e in self.players.entries):
             self.players_error = "Wpisz imię co najmniej jednego gracza."
-        if (
-            self.is_poker
-            and len(names) < POKER_MIN_PLAYERS
-            and not any(e.errors for e in self.players.entries)
-        ):
-            # Round wins need somebody to beat: "Rundę wygrywa najwyższy układ".
+        least = chosen.min_players if chosen else 1
+        most = chosen.max_players if chosen else MAX_PLAYERS
+        if least > 1 and len(names) < least and not any(e.errors for e in self.players.entries):
+            # Dice poker: round wins need somebody to beat ("Rundę wygrywa najwyższy układ").
             self.players_error = "W pokera gra się co najmniej we dwoje: wpisz imiona dwóch graczy."
-        elif len(names) > MAX_PLAYERS:
-            self.players_error = f"Przy stole siedzi najwyżej {MAX_PLAYERS} graczy."
+        elif len(names) > most:
+            self.players_error = f"Przy stole siedzi najwyżej {most} graczy."
         if self.players_error:
             valid = False
         return valid

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort, flash, redirect, render_template, url_for
+from flask import flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from .. import rules
-from ..models import Turn
 from ..rules import PokerRound
-from ..services import NotFound, ServiceError, games
-from ..services.games import PokerView
+from ..services.games import GameView
+from ..store.rows import TurnRow
 from .turn import join_names
 
 
@@ -82,12 +81,12 @@ def target_text(target_wins: int) -> str:
     return "do 1 wygranej" if target_wins == 1 else f"do {target_wins} wygranych"
 
 
-def hand_text(view: PokerView, turn: Turn) -> HandText:
+def hand_text(view: GameView, turn: TurnRow) -> HandText:
     value = rules.classify(turn.dice_tuple)
     return HandText(f"{view.seats[turn.seat].player.name} – {value.hand.label}", value.shown)
 
 
-def round_card(view: PokerView, round_: PokerRound) -> RoundCard:
+def round_card(view: GameView, round_: PokerRound) -> RoundCard:
     names = view.names
     ranking = round_.ranking
     if ranking is None:
@@ -117,7 +116,7 @@ def round_card(view: PokerView, round_: PokerRound) -> RoundCard:
     return RoundCard(round_.number, tuple(decided), True, winners, round_.explanation, ())
 
 
-def last_result(view: PokerView) -> RoundCard | None:
+def last_result(view: GameView) -> RoundCard | None:
     """The round just decided, while nobody has entered a hand of the next one yet."""
     match = view.match
     if match.rounds and match.current_round is None:
@@ -125,12 +124,12 @@ def last_result(view: PokerView) -> RoundCard | None:
     return None
 
 
-def match_score(view: PokerView) -> str:
+def match_score(view: GameView) -> str:
     """The score as players say it, the most round wins first: "3:1:0"."""
     return ":".join(str(wins) for wins in sorted(view.match.round_wins, reverse=True))
 
 
-def standings(view: PokerView) -> list[Standing]:
+def standings(view: GameView) -> list[Standing]:
     wins = view.match.round_wins
     places = rules.places_of(wins)
     winners = set(view.match.winners)
@@ -138,13 +137,13 @@ def standings(view: PokerView) -> list[Standing]:
     return [Standing(places[s], view.names[s], wins[s], s in winners) for s in order]
 
 
-def reopened_round(view: PokerView) -> int | None:
+def reopened_round(view: GameView) -> int | None:
     """The round whose result an undo takes back with the last hand (it decided that round)."""
     last_round = view.match.rounds[-1] if view.match.rounds else None
     return last_round.number if last_round is not None and last_round.complete else None
 
 
-def _undo_context(view: PokerView) -> dict[str, object]:
+def _undo_context(view: GameView) -> dict[str, object]:
     """The undo button names the hand it takes back, and the round result it takes with it."""
     last = view.turns[-1] if view.turns else None
     return {
@@ -153,7 +152,7 @@ def _undo_context(view: PokerView) -> dict[str, object]:
     }
 
 
-def _context(view: PokerView) -> dict[str, object]:
+def _context(view: GameView) -> dict[str, object]:
     return {
         "view": view,
         "match": view.match,
@@ -166,7 +165,7 @@ def _context(view: PokerView) -> dict[str, object]:
 
 
 def render_match(
-    view: PokerView, dice_text: str, *, fragment: bool = False, dice_error: str | None = None
+    view: GameView, dice_text: str, *, fragment: bool = False, dice_error: str | None = None
 ) -> str:
     """The turn screen of the player whose hand is next, or the end of the match.
 
@@ -199,7 +198,7 @@ def render_match(
     )
 
 
-def render_finished(view: PokerView) -> str:
+def render_finished(view: GameView) -> str:
     return render_template(
         "games/poker_finished.html",
         **_context(view),
@@ -210,7 +209,7 @@ def render_finished(view: PokerView) -> str:
     )
 
 
-def render_history(view: PokerView) -> str:
+def render_history(view: GameView) -> str:
     """Przebieg meczu: every round, newest first, and every hand written, undone ones too."""
     return render_template(
         "games/poker_history.html",
@@ -227,35 +226,15 @@ def _to_match(game_id: int) -> Response:
     return redirect(url_for("games.play", game_id=game_id), code=303)
 
 
-def write(
-    view: PokerView, dice_text: str, seq: int | None, *, field: str = ""
-) -> Response | tuple[str, int]:
-    """Write the current player's hand from the turn form (dice and the turn number seen).
-
-    The form has no table field: one sent anyway is a bad request, like a broken form.
-    """
-    if seq is None:
-        abort(400, "Formularz układu jest niepełny. Odśwież stronę i wpisz kości jeszcze raz.")
-    if field:
-        abort(400, "W pokerze kościanym zapisuje się tylko kości, bez pola tabeli.")
-    game_id = view.game.id
-    try:
-        # The view was loaded for the signed-in account: its game is that account's game.
-        after = games.record_turn(view.game.account_id, game_id, dice_text, expected_seq=seq)
-    except NotFound as exc:
-        abort(404, exc.message)
-    except ServiceError as exc:
-        if exc.field == "dice":
-            return render_match(view, dice_text, dice_error=exc.message), exc.status
-        flash(exc.message, "error")  # a stale phone or a finished match: show it as it is now
-        return _to_match(game_id)
+def written(after: GameView) -> Response:
+    """After a hand is written: back to the match. While the round goes on, the flash names
+    the hand; after its last hand, the round's result on the screen says it all."""
     if after.match.current_round is not None:
-        # The round goes on. When it was the last hand, the round's result says it all.
         flash(f"Zapisano: {hand_text(after, after.turns[-1])}.", "success")
-    return _to_match(game_id)
+    return _to_match(after.game.id)
 
 
-def undo_message(before: PokerView, after: PokerView) -> str:
+def undo_message(before: GameView, after: GameView) -> str:
     """The flash after an undo: the hand taken back and, across a round's end, its result."""
     text = f"Cofnięto: {hand_text(before, before.turns[-1])}"
     reopens = reopened_round(before)

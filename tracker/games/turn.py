@@ -10,9 +10,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..models import Turn
-from ..rules import Evaluation, Field, Placement, Sheet, Variant, extra_bonus_count, upper_status
-from ..services.games import GameView
+from ..rules import (
+    Code,
+    Evaluation,
+    Field,
+    Placement,
+    Sheet,
+    Variant,
+    extra_bonus_count,
+    upper_status,
+)
+from ..services.games import GameView, better_than_zero
+from ..store.rows import TurnRow
 
 
 def cell_name(variant: Variant, field_id: str, column: int) -> str:
@@ -28,7 +37,7 @@ def join_names(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " i " + names[-1]
 
 
-def turn_text(view: GameView, turn: Turn) -> str:
+def turn_text(view: GameView, turn: TurnRow) -> str:
     """A written turn as the flash and the undo button say it: "Ala – Ful 25"."""
     name = view.seats[turn.seat].player.name
     where = cell_name(view.variant, turn.field or "", turn.column or 0)
@@ -39,22 +48,14 @@ def turn_text(view: GameView, turn: Turn) -> str:
 
 
 def zero_question(evaluation: Evaluation, placement: Placement) -> str | None:
-    """The question asked before writing a 0 where another field would score more, else None.
+    """The question asked before writing a 0 where another field would score more, else None
+    (when to ask is the service's decision: `games.better_than_zero`)."""
+    best = better_than_zero(evaluation, placement)
+    return None if best is None else zero_question_text(evaluation.variant, placement, best)
 
-    Asked when the field writes 0 while some allowed field writes points, or when the move adds
-    nothing to the total while another move would; never when the move is the best there is.
-    """
-    if not placement.allowed or placement.points != 0:
-        return None
-    moves = evaluation.moves
-    best_points = max((m.points for m in moves), default=0)
-    if best_points == 0 and not (placement.gain == 0 and evaluation.best_gain > 0):
-        return None
-    best = max(moves, key=lambda m: (m.gain, m.points))  # first in table order on a tie
-    if placement.gain >= best.gain:
-        return None  # a +100 bonus in a ×3 column can make a 0 the best move of all
-    variant = evaluation.variant
-    where = cell_name(variant, placement.field, placement.column)
+
+def zero_question_text(variant: Variant, chosen: Placement, best: Placement) -> str:
+    where = cell_name(variant, chosen.field, chosen.column)
     best_where = cell_name(variant, best.field, best.column)
     text = f"Wpisać 0 w polu {where}? Najlepiej: {best_where} za {best.points} pkt"
     if best.gain != best.points:
@@ -62,13 +63,10 @@ def zero_question(evaluation: Evaluation, placement: Placement) -> str | None:
     return text + "."
 
 
-# The rules core's note on any field a roll does not fit. A pencilled 0 already says it, so the
-# screen leaves it out instead of repeating it under half the fields.
-CROSSING_OUT_NOTE = "Rzut tu nie pasuje: skreślasz pole (0)."
-
-
-def _worth_showing(note: str | None) -> str | None:
-    return None if note == CROSSING_OUT_NOTE else note
+def _worth_showing(placement: Placement) -> str | None:
+    """The rules core's note on a field, unless it only says that the roll does not fit there:
+    a pencilled 0 already says it, so the screen leaves it out under half the fields."""
+    return None if placement.note_code is Code.CROSSING_OUT else placement.note
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,7 @@ class Pencil:
     @property
     def note(self) -> str | None:
         """The rules core's note on this field, unless it only says what the 0 says."""
-        return _worth_showing(self.placement.note) if self.placement.allowed else None
+        return _worth_showing(self.placement) if self.placement.allowed else None
 
     @property
     def gain_note(self) -> str | None:
@@ -116,10 +114,6 @@ class PencilMarks:
     pencils: tuple[Pencil, ...]  # every free field of every column, in table order per column
     shared_reason: str | None  # one reason refusing several fields, said once
     field_notes: tuple[tuple[str, str], ...]  # (field label, note) for the grid, deduplicated
-
-    @property
-    def any_allowed(self) -> bool:
-        return any(p.placement.allowed for p in self.pencils)
 
 
 def sheet_grid(variant: Variant, sheet: Sheet, marks: PencilMarks | None = None) -> list[GridRow]:
@@ -154,7 +148,7 @@ def pencil_marks(evaluation: Evaluation) -> PencilMarks:
     )
     notes: dict[tuple[str, str], None] = {}
     for p in evaluation.placements:
-        if _worth_showing(p.note) and p.allowed:
+        if p.allowed and _worth_showing(p):
             notes[(p.label, p.note or "")] = None
         if p.reason and p.reason != shared:
             notes[(p.label, p.reason)] = None

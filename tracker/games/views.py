@@ -25,11 +25,19 @@ from .. import rules
 from ..forms import EmptyForm
 from ..rules import VARIANT_NAMES
 from ..services import Conflict, NotFound, ServiceError, games, players
-from ..services.games import MAX_PLAYERS, AnyView, GameView, PokerView
+from ..services.games import GameView, NeedsConfirmation
 from ..services.inputs import whole_number
 from ..web import account_id, signed_in_only
 from . import poker
-from .forms import NewGameForm, RenameForm, SeqForm, TurnForm
+from .forms import (
+    BONUS_THRESHOLDS,
+    MAX_PLAYERS,
+    TARGET_WINS,
+    NewGameForm,
+    RenameForm,
+    SeqForm,
+    TurnForm,
+)
 from .turn import (
     column_statuses,
     extra_generals,
@@ -38,7 +46,7 @@ from .turn import (
     pencil_marks,
     sheet_grid,
     turn_text,
-    zero_question,
+    zero_question_text,
 )
 
 bp = Blueprint("games", __name__)
@@ -47,7 +55,7 @@ FIELDS_FRAGMENT = "fields"  # ?fragment=fields: only the pencil marks, for turn.
 signed_in_only(bp)
 
 
-def _load(game_id: int) -> AnyView:
+def _load(game_id: int) -> GameView:
     try:
         return games.load(account_id(), game_id)
     except NotFound as exc:
@@ -152,6 +160,8 @@ def new() -> ResponseReturnValue:
         variant_names=VARIANT_NAMES,
         known_players=[p.name for p in players.list_players(account_id())],
         max_players=MAX_PLAYERS,
+        bonus_thresholds=BONUS_THRESHOLDS,
+        target_wins=TARGET_WINS,
     ), status
 
 
@@ -170,7 +180,7 @@ def play(game_id: int) -> ResponseReturnValue:
     if fragment and (stale or view.finished):
         flash(games.ALREADY_WRITTEN, "error")  # turn.js then reloads the game
         return "", 409
-    if isinstance(view, PokerView):
+    if view.is_poker:
         return poker.render_match(view, "" if stale else dice_text, fragment=fragment)
     if view.finished:
         return _render_finished(view)
@@ -239,52 +249,80 @@ def _render_finished(view: GameView) -> str:
 
 @bp.post("/gry/<int:game_id>/ruch")
 def write(game_id: int) -> ResponseReturnValue:
+    """Write a turn: one load and one parse, in the service; the game is read again only to
+    answer an error."""
     form = TurnForm()
     form.validate_on_submit()  # CSRF is checked for every POST before any view runs
     seq = _as_int(form.seq.data)
     column = _as_int(form.column.data or "0")
-    field = (form.field.data or "").strip()
+    field = (form.field.data or "").strip() or None
     dice_text = (form.dice.data or "").strip()
-    view = _load(game_id)
-    if isinstance(view, PokerView):
-        return poker.write(view, dice_text, seq, field=field)
-    if not (form.seq.data or "").strip() or not field:
+    if seq is None or column is None:
+        _check_turn_form(game_id, (form.seq.data or "").strip(), field, seq, column)
+    assert seq is not None
+    try:
+        after = games.record_turn(
+            account_id(),
+            game_id,
+            dice_text,
+            field,
+            None if field is None else column,
+            expected_seq=seq,
+            confirm_zero=form.confirm.data == "1",
+        )
+    except NeedsConfirmation as ask:
+        confirm = {
+            "question": zero_question_text(ask.view.table.variant, ask.chosen, ask.best),
+            "field": ask.chosen.field,
+            "column": ask.chosen.column,
+        }
+        return _render_turn(ask.view, dice_text, confirm=confirm)
+    except NotFound as exc:
+        abort(404, exc.message)
+    except ServiceError as exc:
+        return _turn_refused(game_id, exc, dice_text, field)
+    if after.is_poker:
+        return poker.written(after)
+    flash(f"Zapisano: {turn_text(after, after.turns[-1])}", "success")
+    return _to_game(game_id)
+
+
+def _check_turn_form(
+    game_id: int, seq_text: str, field: str | None, seq: int | None, column: int | None
+) -> None:
+    """Hidden fields a phone fills itself: a missing or malformed one is a bad request, said in
+    the words of the game's own form. (A poker hand has no field and ignores the column.)"""
+    if _load(game_id).is_poker:
+        if seq is None:
+            abort(400, "Formularz układu jest niepełny. Odśwież stronę i wpisz kości jeszcze raz.")
+        return
+    if not seq_text or field is None:
         abort(400, "Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz.")
-    # Hidden fields a phone fills itself: anything else than a number in range is a bad request.
     if seq is None:
         abort(400, "Numer ruchu w formularzu jest nieprawidłowy. Odśwież stronę i spróbuj znowu.")
     if column is None:
         abort(400, "Nie ma takiej kolumny w tabeli. Odśwież stronę i wybierz pole jeszcze raz.")
 
-    if seq == view.next_seq and not view.finished and form.confirm.data != "1":
-        question = _zero_question(view, dice_text, field, column)
-        if question:
-            confirm = {"question": question, "field": field, "column": column}
-            return _render_turn(view, dice_text, confirm=confirm)
 
-    try:
-        after = games.record_turn(account_id(), game_id, dice_text, field, column, expected_seq=seq)
-    except NotFound as exc:
-        abort(404, exc.message)
-    except ServiceError as exc:
-        if exc.field is None or view.finished:  # a stale phone: show the game as it is now
-            flash(exc.message, "error")
-            return _to_game(game_id)
+def _turn_refused(
+    game_id: int, exc: ServiceError, dice_text: str, field: str | None
+) -> ResponseReturnValue:
+    """The service refused the turn: show it next to the dice or the field, or show the game
+    as it is now (a stale phone)."""
+    view = _load(game_id)
+    if view.is_poker:
+        if field is not None:
+            abort(400, "W pokerze kościanym zapisuje się tylko kości, bez pola tabeli.")
+        if exc.field == "dice":
+            return poker.render_match(view, dice_text, dice_error=exc.message), exc.status
+    elif field is None:
+        abort(400, "Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz.")
+    elif exc.field in ("dice", "field", "column") and not view.finished:
         if exc.field == "dice":
             return _render_turn(view, dice_text, dice_error=exc.message), exc.status
         return _render_turn(view, dice_text, field_error=exc.message), exc.status
-    flash(f"Zapisano: {turn_text(after, after.turns[-1])}", "success")
+    flash(exc.message, "error")  # a stale phone or a finished game: show it as it is now
     return _to_game(game_id)
-
-
-def _zero_question(view: GameView, dice_text: str, field: str, column: int) -> str | None:
-    try:
-        dice = rules.parse_dice(dice_text)
-    except rules.RulesError:
-        return None  # the service answers with the error next to the dice
-    evaluation = view.table.evaluate(dice)
-    placement = evaluation.find(field, column)
-    return zero_question(evaluation, placement) if placement else None
 
 
 @bp.post("/gry/<int:game_id>/cofnij")
@@ -305,7 +343,7 @@ def undo(game_id: int) -> ResponseReturnValue:
         flash(exc.message, "error")
         return _to_game(game_id)
     undone = before.turns[-1]
-    if isinstance(before, PokerView):
+    if before.is_poker:
         flash(poker.undo_message(before, after), "info")
     else:
         flash(
@@ -322,7 +360,7 @@ def undo(game_id: int) -> ResponseReturnValue:
 @bp.get("/gry/<int:game_id>/tabela")
 def sheet(game_id: int) -> ResponseReturnValue:
     view = _load(game_id)
-    if isinstance(view, PokerView):
+    if view.is_poker:
         return poker.render_history(view)
     last = view.turns[-1] if view.turns else None
     return render_template(

@@ -12,11 +12,10 @@ from tracker.rules import (
     VARIANT_NAMES,
     Hand,
     PokerOptions,
-    Variant,
     explain,
     parse_dice,
 )
-from tracker.services import accounts, games
+from tracker.services import accounts, game_lists
 
 bp = Blueprint("main", __name__)
 
@@ -34,8 +33,8 @@ def home() -> ResponseReturnValue:
         return render_template("main/home.html")
     return render_template(
         "main/home.html",
-        unfinished=games.summaries(current_user.id, finished=False),
-        finished=games.summaries(current_user.id, finished=True, limit=RECENT_FINISHED),
+        unfinished=game_lists.summaries(current_user.id, finished=False),
+        finished=game_lists.summaries(current_user.id, finished=True, limit=RECENT_FINISHED),
     )
 
 
@@ -53,21 +52,15 @@ def rules() -> str:
         hands=sorted(Hand, reverse=True),
         poker_examples=[explain(parse_dice(a), parse_dice(b)) for a, b in POKER_EXAMPLES],
         poker_target_wins=PokerOptions().target_wins,
-        maxima={v.id: max_total(v) for v in TABLE_VARIANTS.values()},
+        maxima={v.id: v.max_total for v in TABLE_VARIANTS.values()},
         # 1575: the first Generał for 50, then twelve more five of a kind at +100 each.
-        max_all_generals=max_total(standard_variant)
+        max_all_generals=standard_variant.max_total
         + (standard_variant.turns - 1) * standard_variant.extra_bonus,
     )
 
 
 # The tie-breaks DECISIONS.md settles, explained by the rules core itself.
 POKER_EXAMPLES = (("23456", "12345"), ("55331", "55226"), ("55522", "44466"))
-
-
-def max_total(variant: Variant) -> int:
-    """The best total without extra Generał bonuses: every field at its maximum, upper bonus in."""
-    column = sum(variant.table.max_points.values()) + variant.table.upper_bonus
-    return column * sum(variant.multipliers)
 
 
 @bp.get("/healthz")

@@ -1,0 +1,71 @@
+"""Lists of an account's games: newest first, with how far each got and who won."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from .. import rules
+from ..extensions import db
+from ..models import Game
+from ..store import games as store
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game as a list shows it: the variant, who sits at the table, how far the game got."""
+
+    game: Game
+    variant_name: str
+    names: list[str]
+    turns_played: int  # turns in force
+    round: int  # 1-based round (kolejka), as the rules count it
+    rounds: int | None  # turns per player; None for a poker match, which has no fixed length
+    winners: list[str]  # from the cached results; empty until the game is over
+
+
+def _games(account_id: int, finished: bool | None, limit: int | None = None) -> list[Game]:
+    query = (
+        select(Game)
+        .where(Game.account_id == account_id)
+        .options(selectinload(Game.seats))
+        .order_by(Game.started_at.desc(), Game.id.desc())
+    )
+    if finished is not None:
+        query = query.where(
+            Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None)
+        )
+    if limit is not None:
+        query = query.limit(limit)
+    return list(db.session.scalars(query))
+
+
+def list_games(account_id: int, *, finished: bool | None = None) -> list[Game]:
+    return _games(account_id, finished)
+
+
+def summaries(
+    account_id: int, *, finished: bool | None = None, limit: int | None = None
+) -> list[GameSummary]:
+    """The account's games, newest first, with their progress; two queries, not one per game."""
+    games = _games(account_id, finished, limit)
+    played = store.turns_played([g.id for g in games])
+    result = []
+    for game in games:
+        variant = rules.find_variant(game.variant)
+        turns = played.get(game.id, 0)
+        current = turns // max(len(game.seats), 1) + 1
+        result.append(
+            GameSummary(
+                game=game,
+                variant_name=variant.name,
+                names=[s.player.name for s in game.seats],
+                turns_played=turns,
+                round=current if variant.turns is None else min(current, variant.turns),
+                rounds=variant.turns,
+                winners=[s.player.name for s in game.seats if s.is_winner and game.finished],
+            )
+        )
+    return result

@@ -1,0 +1,131 @@
+"""A game as loaded for one request: its stored rows and the rules' state built from its turns.
+
+Loading reads through the store; the turn path reuses this process's state of the game when the
+store's cache proves it current.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import rules
+from ..store import cache
+from ..store import games as store
+from ..store.rows import GameRow, SeatRow, TurnRow
+from .errors import NotFound
+
+NO_GAME = "Nie ma takiej gry."
+
+
+@dataclass
+class GameView:
+    """A game as loaded for one request: the stored rows, and the rules' state of the game."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    turns: list[TurnRow]  # in force, in order
+    log: list[TurnRow]  # every turn ever written, corrected ones included, in order of writing
+    variant: rules.AnyVariant
+    state: rules.GameState
+
+    @property
+    def is_poker(self) -> bool:
+        return self.variant.kind == "poker"
+
+    @property
+    def table(self) -> rules.TableGame:
+        """The table game's state, for the screens that show a sheet."""
+        assert isinstance(self.state, rules.TableGame)
+        return self.state
+
+    @property
+    def match(self) -> rules.PokerMatch:
+        """The poker match's state, for the screens that show rounds."""
+        assert isinstance(self.state, rules.PokerMatch)
+        return self.state
+
+    @property
+    def options(self) -> Any:
+        return self.state.options
+
+    @property
+    def names(self) -> list[str]:
+        return [s.player.name for s in self.seats]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    @property
+    def current_seat(self) -> int | None:
+        return self.state.current_seat
+
+    @property
+    def current_name(self) -> str | None:
+        seat = self.current_seat
+        return None if seat is None else self.seats[seat].player.name
+
+    @property
+    def next_seq(self) -> int:
+        return len(self.turns) + 1
+
+    @property
+    def winners(self) -> list[str]:
+        return [self.seats[i].player.name for i in self.state.winners]
+
+
+def read(account_id: int, game_id: object) -> tuple[GameRow, list[SeatRow]]:
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound(NO_GAME)
+    found = store.read_game(account_id, game_id)
+    if found is None:
+        raise NotFound(NO_GAME)
+    return found
+
+
+def load(account_id: int, game_id: int, *, log: bool = True) -> GameView:
+    """The account's game with its turns; NotFound for another account's or a missing game.
+    `log=False` skips the corrected turns (the turn path does not need them)."""
+    return build(*read(account_id, game_id), log=log)
+
+
+def build(game: GameRow, seats: list[SeatRow], *, log: bool = True) -> GameView:
+    """The view of a game from its stored turns (trusting the points stored with them)."""
+    if log:
+        written = store.turn_log(game.id)
+        turns = sorted((t for t in written if t.undone_at is None), key=lambda t: t.seq)
+    else:
+        turns = store.turns_in_force(game.id)
+        written = list(turns)
+    variant = rules.find_variant(game.variant)
+    state = rules.restore_game(
+        variant,
+        len(seats),
+        (
+            rules.TurnRecord(
+                t.seat, t.dice_tuple, t.field, t.column or 0, t.points or 0, t.extra_bonus
+            )
+            for t in turns
+        ),
+        variant.parse_options(game.options or None),
+    )
+    return GameView(game, seats, turns, written, variant, state)
+
+
+def load_for_turn(account_id: int, game_id: object) -> GameView:
+    """`load(..., log=False)` for writing a turn, reusing this process's state of the game
+    when it is provably the game's current state (`store.cache`)."""
+    game, seats = read(account_id, game_id)
+    cached = cache.get(game, seats)
+    if cached is None:
+        return build(game, seats, log=False)
+    state = cached.state
+    assert isinstance(state, rules.TableGame | rules.PokerMatch)
+    turns = list(cached.turns)
+    return GameView(game, seats, turns, list(turns), rules.find_variant(game.variant), state.copy())
+
+
+def remember(view: GameView) -> None:
+    if view.turns:
+        cache.put(view.game, view.seats, view.turns, view.state.copy())

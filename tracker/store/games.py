@@ -1,0 +1,223 @@
+"""Reading and writing games, seats and turns with Core statements built once at import.
+
+Every write to a game starts with `lock_game`: its first statement takes the lock the rest of
+the write is decided under (SQLite's write lock, a row lock on PostgreSQL) and changes nothing.
+What is read after it, in the same transaction, is the state the write decides on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, func, insert, select, update
+
+from ..extensions import db
+from ..models import Game, GameSeat, Player, Turn
+from .rows import GameRow, PlayerRef, SeatRow, TurnRow
+
+_games = Game.__table__
+_seats = GameSeat.__table__
+_players = Player.__table__
+_turns = Turn.__table__
+
+_GAME_COLUMNS = (
+    _games.c.id,
+    _games.c.account_id,
+    _games.c.variant,
+    _games.c.options,
+    _games.c.started_at,
+    _games.c.finished_at,
+    _games.c.rematch_of_id,
+    _games.c.uid,
+    _games.c.version,
+)
+_SEAT_COLUMNS = (
+    _seats.c.id,
+    _seats.c.seat,
+    _players.c.id.label("player_id"),
+    _players.c.name,
+    _seats.c.total,
+    _seats.c.place,
+    _seats.c.is_winner,
+    _seats.c.upper_bonuses,
+    _seats.c.generals,
+    _seats.c.extra_bonuses,
+)
+_OWNED = (_games.c.id == bindparam("game_id")) & (_games.c.account_id == bindparam("owner_id"))
+# The game and its seats in one statement: the turn path runs it on every request.
+_GAME_WITH_SEATS = (
+    select(*_GAME_COLUMNS, *_SEAT_COLUMNS)
+    .select_from(_games)
+    .join(_seats, _seats.c.game_id == _games.c.id)
+    .join(_players, _players.c.id == _seats.c.player_id)
+    .where(_OWNED)
+    .order_by(_seats.c.seat)
+)
+_GAME_BY_ID = select(*_GAME_COLUMNS).where(_games.c.id == bindparam("game_id"))
+_SEATS = (
+    select(*_SEAT_COLUMNS)
+    .join(_players, _players.c.id == _seats.c.player_id)
+    .where(_seats.c.game_id == bindparam("game_id"))
+    .order_by(_seats.c.seat)
+)
+_GAME_IDS = select(_games.c.id).order_by(_games.c.id)
+_LOCK = update(_games).where(_OWNED).values(version=_games.c.version)
+_BUMP_VERSION = (
+    update(_games).where(_games.c.id == bindparam("game_id")).values(version=_games.c.version + 1)
+)
+_SET_FINISHED = (
+    update(_games)
+    .where(_games.c.id == bindparam("game_id"))
+    .values(finished_at=bindparam("finished_at"))
+)
+_REMATCH = select(_games.c.id).where(_games.c.rematch_of_id == bindparam("game_id"))
+
+_TURN_COLUMNS = (
+    _turns.c.id,
+    _turns.c.seq,
+    _turns.c.seat,
+    _turns.c.dice,
+    _turns.c.field,
+    _turns.c.column,
+    _turns.c.points,
+    _turns.c.extra_bonus,
+    _turns.c.created_at,
+    _turns.c.undone_at,
+)
+_LOG = select(*_TURN_COLUMNS).where(_turns.c.game_id == bindparam("game_id")).order_by(_turns.c.id)
+# The turn path needs neither timestamps (parsing them is a real share of a request) nor the
+# corrected turns.
+_IN_FORCE = (
+    select(*_TURN_COLUMNS[:8])
+    .where(_turns.c.game_id == bindparam("game_id"), _turns.c.undone_at.is_(None))
+    .order_by(_turns.c.seq)
+)
+_INSERT_TURN = insert(_turns)
+_MARK_UNDONE = update(_turns).where(_turns.c.id == bindparam("turn_id"))
+_UPDATE_POINTS = (
+    update(_turns)
+    .where(_turns.c.id == bindparam("turn_id"))
+    .values(points=bindparam("new_points"), extra_bonus=bindparam("new_extra_bonus"))
+)
+_UPDATE_SEAT = (
+    update(_seats)
+    .where(_seats.c.id == bindparam("seat_id"))
+    .values(
+        total=bindparam("total"),
+        place=bindparam("place"),
+        is_winner=bindparam("is_winner"),
+        upper_bonuses=bindparam("upper_bonuses"),
+        generals=bindparam("generals"),
+        extra_bonuses=bindparam("extra_bonuses"),
+    )
+)
+_TURNS_PLAYED = (
+    select(_turns.c.game_id, func.count())
+    .where(_turns.c.game_id.in_(bindparam("game_ids", expanding=True)))
+    .where(_turns.c.undone_at.is_(None))
+    .group_by(_turns.c.game_id)
+)
+
+
+def _conn() -> Connection:
+    return db.session.connection()
+
+
+def _seat_row(r: Sequence[Any]) -> SeatRow:
+    return SeatRow(r[0], r[1], PlayerRef(r[2], r[3]), *r[4:])
+
+
+def lock_game(account_id: int, game_id: int) -> bool:
+    """Take the game's write lock for this transaction; False when the account has no such
+    game."""
+    return _conn().execute(_LOCK, {"game_id": game_id, "owner_id": account_id}).rowcount > 0
+
+
+def read_game(account_id: int, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+    """The account's game and its seats, or None (another account's game is none of its)."""
+    rows = _conn().execute(_GAME_WITH_SEATS, {"game_id": game_id, "owner_id": account_id}).all()
+    if not rows:
+        return None
+    width = len(_GAME_COLUMNS)
+    return GameRow(*rows[0][:width]), [_seat_row(r[width:]) for r in rows]
+
+
+def read_game_by_id(game_id: int) -> tuple[GameRow, list[SeatRow]]:
+    """Any account's game (for maintenance: recomputing, importing)."""
+    conn = _conn()
+    game = GameRow(*conn.execute(_GAME_BY_ID, {"game_id": game_id}).one())
+    return game, [_seat_row(r) for r in conn.execute(_SEATS, {"game_id": game_id})]
+
+
+def game_ids() -> list[int]:
+    return list(_conn().execute(_GAME_IDS).scalars())
+
+
+def turns_in_force(game_id: int) -> list[TurnRow]:
+    return [TurnRow(*r) for r in _conn().execute(_IN_FORCE, {"game_id": game_id})]
+
+
+def turn_log(game_id: int) -> list[TurnRow]:
+    """Every turn ever written, corrected ones included, in order of writing."""
+    return [TurnRow(*r) for r in _conn().execute(_LOG, {"game_id": game_id})]
+
+
+def insert_turn(game_id: int, turn: TurnRow) -> int:
+    result = _conn().execute(
+        _INSERT_TURN,
+        {
+            "game_id": game_id,
+            "seq": turn.seq,
+            "seat": turn.seat,
+            "dice": turn.dice,
+            "field": turn.field,
+            "column": turn.column,
+            "points": turn.points,
+            "extra_bonus": turn.extra_bonus,
+            "created_at": turn.created_at,
+        },
+    )
+    return int(result.inserted_primary_key[0])
+
+
+def mark_undone(turn_id: int, at: datetime) -> None:
+    _conn().execute(_MARK_UNDONE.values(undone_at=at), {"turn_id": turn_id})
+
+
+def rewrite_points(turn: TurnRow) -> None:
+    _conn().execute(
+        _UPDATE_POINTS,
+        {"turn_id": turn.id, "new_points": turn.points, "new_extra_bonus": turn.extra_bonus},
+    )
+
+
+def update_seats(changed: Iterable[dict[str, Any]]) -> None:
+    """Rewrite the cached results of seats: dicts of `seat_id` and the `SeatRow` figures."""
+    rows = list(changed)
+    if rows:
+        _conn().execute(_UPDATE_SEAT, rows)
+
+
+def set_finished(game_id: int, finished_at: datetime | None) -> None:
+    _conn().execute(_SET_FINISHED, {"game_id": game_id, "finished_at": finished_at})
+
+
+def bump_version(game_id: int) -> None:
+    _conn().execute(_BUMP_VERSION, {"game_id": game_id})
+
+
+def rematch_of(game_id: int) -> int | None:
+    """The rematch already started of this game, if any."""
+    found = _conn().execute(_REMATCH, {"game_id": game_id}).scalar()
+    return None if found is None else int(found)
+
+
+def turns_played(game_ids: list[int]) -> dict[int, int]:
+    """Turns in force per game, for a list of games, in one query (games with none are absent)."""
+    if not game_ids:
+        return {}
+    return {
+        game_id: count for game_id, count in _conn().execute(_TURNS_PLAYED, {"game_ids": game_ids})
+    }
