@@ -21,6 +21,8 @@ from tracker.extensions import db
 from tracker.models import Player, Turn
 from tracker.services import games
 
+from .apps import built_once
+
 NEWEST_FIRST = ["rematch", "triple", "poker", "scandinavian", "ordered", "tie"]
 
 
@@ -56,12 +58,16 @@ def field_error(html: str, field: str) -> str | None:
 
 @pytest.fixture
 def family(app: Flask, client: FlaskClient) -> dict[str, Any]:
-    with app.app_context():
-        account_id = new_account("Kowalscy")
-        ids = build_family(account_id)
-        player_ids = {p.name: p.id for p in db.session.scalars(select(Player))}
+    def build() -> dict[str, Any]:
+        with app.app_context():
+            account_id = new_account("Kowalscy")
+            ids = build_family(account_id)
+            player_ids = {p.name: p.id for p in db.session.scalars(select(Player))}
+        return {"account": account_id, "ids": ids, "players": player_ids}
+
+    built = built_once(app, "test_history.family", build)
     sign_in(client, "Kowalscy")
-    return {"account": account_id, "ids": ids, "players": player_ids}
+    return built
 
 
 def history(client: FlaskClient, **args: Any) -> tuple[int, str]:

@@ -8,6 +8,7 @@ The totals of the sheets are checked against `tracker.rules` once
 from __future__ import annotations
 
 import re
+from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -29,37 +30,44 @@ from tracker import rules
 from tracker.extensions import db
 from tracker.models import Account, Player
 from tracker.services import InvalidInput, accounts, games, stats
+from tracker.services.filters import GameFilter, InvalidFilter, parse_day, read_filter
 from tracker.stats import charts
 
+from .apps import built_once
 from .test_game_pages import sign_up, text_of
 
 
 @pytest.fixture
 def family(app: Flask) -> dict[str, Any]:
-    with app.app_context():
-        account_id = new_account("Kowalscy")
-        ids = build_family(account_id)
-        # Another household with its own Ala: none of this may leak either way.
-        other = new_account("Nowakowie")
-        play_table_game(other, "triple", {"Ala": triple_sheet()}, "2025-03-10 12:00")
-        people = {
-            p.name: p.id
-            for p in db.session.scalars(db.select(Player).where(Player.account_id == account_id))
+    def build() -> dict[str, Any]:
+        with app.app_context():
+            account_id = new_account("Kowalscy")
+            ids = build_family(account_id)
+            # Another household with its own Ala: none of this may leak either way.
+            other = new_account("Nowakowie")
+            play_table_game(other, "triple", {"Ala": triple_sheet()}, "2025-03-10 12:00")
+            people = {
+                p.name: p.id
+                for p in db.session.scalars(
+                    db.select(Player).where(Player.account_id == account_id)
+                )
+            }
+            _, token = accounts.create_token(account_id, "test")
+            _, other_token = accounts.create_token(other, "test")
+        return {
+            "account": account_id,
+            "other": other,
+            "games": ids,
+            "players": people,
+            "token": token,
+            "other_token": other_token,
         }
-        _, token = accounts.create_token(account_id, "test")
-        _, other_token = accounts.create_token(other, "test")
-    return {
-        "account": account_id,
-        "other": other,
-        "games": ids,
-        "players": people,
-        "token": token,
-        "other_token": other_token,
-    }
+
+    return built_once(app, "test_stats.family", build)
 
 
-def filters(**kwargs: Any) -> stats.Filters:
-    return stats.make_filters(**kwargs)
+def filters(**kwargs: Any) -> GameFilter:
+    return read_filter(**kwargs)
 
 
 def by_name(rows: list[stats.PlayerStats]) -> dict[str, stats.PlayerStats]:
@@ -217,9 +225,64 @@ def test_malformed_filters_are_refused_with_the_field(
     given: dict[str, str], field: str, message: str
 ):
     with pytest.raises(InvalidInput) as refused:
-        stats.make_filters(**given)
+        read_filter(**given)
     assert refused.value.field == field
     assert message in refused.value.message
+
+
+# --- the filter the history shares --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "typed", "day"),
+    [
+        ("2025-05-03", False, date(2025, 5, 3)),
+        ("2025-05-03", True, date(2025, 5, 3)),
+        ("2025-5-3", True, date(2025, 5, 3)),
+        ("3.05.2025", True, date(2025, 5, 3)),
+        (" ", False, None),
+    ],
+    ids=["iso", "iso-typed", "short-iso-typed", "polish-typed", "empty"],
+)
+def test_one_day_parser_reads_both_dialects(raw: str, typed: bool, day: date | None):
+    assert parse_day(raw, "from", typed=typed) == day
+
+
+@pytest.mark.parametrize(
+    ("raw", "typed", "message"),
+    [
+        ("3.05.2025", False, "Podaj datę w postaci RRRR-MM-DD"),
+        ("2025-5-3", False, "Podaj datę w postaci RRRR-MM-DD"),
+        ("31.02.2025", True, "Nieprawidłowa data. Wpisz ją jako RRRR-MM-DD"),
+        ("2025-02-30", False, "Nie ma takiego dnia: 2025-02-30."),
+    ],
+    ids=["polish-in-iso", "short-in-iso", "no-such-typed-day", "no-such-iso-day"],
+)
+def test_one_day_parser_refuses_with_the_dialects_words(raw: str, typed: bool, message: str):
+    with pytest.raises(InvalidInput) as refused:
+        parse_day(raw, "to", typed=typed)
+
+    assert refused.value.field == "to"
+    assert message in refused.value.message
+
+
+def test_a_refused_filter_names_every_field_first_the_earliest():
+    with pytest.raises(InvalidFilter) as refused:
+        read_filter(since="jutro", until="pojutrze", variant="yahtzee")
+
+    assert list(refused.value.errors) == ["from", "to", "variant"]
+    assert refused.value.field == "from"
+
+
+def test_a_filters_days_are_local_midnights_in_utc():
+    """Warsaw in summer is UTC+2: 1 May begins at 22:00 UTC on 30 April; the last day is
+    included up to the next local midnight."""
+    f = read_filter(since="2025-05-01", until="2025-05-31", zone=ZoneInfo("Europe/Warsaw"))
+
+    assert f.bounds() == (datetime(2025, 4, 30, 22), datetime(2025, 5, 31, 22))
+    assert f.active
+    assert not stats.GameFilter().active
+    assert stats.GameFilter().bounds() == (None, None)
 
 
 # --- by month ----------------------------------------------------------------------------
@@ -443,7 +506,7 @@ def test_timeline_and_recent_games(app: Flask, family: dict[str, Any]):
 
 
 def test_a_long_timeline_becomes_monthly_averages(app: Flask, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(stats, "TIMELINE_GAMES", 2)
+    monkeypatch.setattr("tracker.services.stats.player.TIMELINE_GAMES", 2)
     with app.app_context():
         account_id = new_account("Pilni")
         for moment, sheet in [

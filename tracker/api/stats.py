@@ -10,11 +10,11 @@ parameter or variant, a malformed day, a day at the calendar's ends (see
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
-from flask import Response, current_app, jsonify, request
+from flask import Response, jsonify, request
 
 from ..services import InvalidInput, stats
+from ..services.filters import read_filter
+from ..web import local_zone
 from . import bp, error_response
 from .auth import current_account, token_required
 
@@ -37,19 +37,16 @@ def stats_summary() -> Response:
     account_id = current_account().id
     names = [n.strip() for n in request.args.getlist("player") if n.strip()]
     player_ids = [stats.find_player_id(account_id, name) for name in names]
-    zone = ZoneInfo(current_app.config.get("KOSCI_TIMEZONE", stats.DEFAULT_TIMEZONE))
     try:
-        filters = stats.make_filters(
+        f = read_filter(
             variant=request.args.get("variant"),
             since=request.args.get("from"),
             until=request.args.get("to"),
-            zone=zone,
+            player_ids=[p for p in player_ids if p is not None],
+            zone=local_zone(),
         )
     except InvalidInput as exc:
         return error_response(exc.message, exc.status)
     if None in player_ids:  # nobody of that name: no game of theirs
         return jsonify(stats.empty_api_summary())
-    filters = stats.Filters(
-        filters.variant, frozenset(p for p in player_ids if p), filters.since, filters.until, zone
-    )
-    return jsonify(stats.api_summary(account_id, filters))
+    return jsonify(stats.api_summary(account_id, f))

@@ -1,37 +1,19 @@
-"""The history filter: a GET form, so bookmarks and the back button keep the filter."""
+"""The history filter: a GET form, so bookmarks and the back button keep the filter.
+
+The form offers the choices and says which one is not on the list; the days and their order are
+read by `tracker.services.filters`, the statistics' parser, in its `typed` dialect (a browser
+without a date picker sends what was typed, so the Polish 3.05.2025 is accepted too).
+"""
 
 from __future__ import annotations
 
-import re
-from datetime import date, timedelta, tzinfo
+from datetime import tzinfo
 from typing import Any
 
 from wtforms import Form, SelectField, StringField
 
 from ..rules import VARIANT_NAMES
-from ..services import InvalidInput
-from ..services.history import HistoryFilters
-from ..services.inputs import check_day, local_midnight
-
-BAD_DATE = "Nieprawidłowa data. Wpisz ją jako RRRR-MM-DD (np. 2025-05-03) albo 3.05.2025."
-# A browser without a date picker sends what was typed: the Polish way is accepted too.
-_ISO_DAY = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
-_POLISH_DAY = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
-
-
-def parse_day(text: str | None) -> date | None:
-    """A calendar day typed or picked; None when empty; ValueError when it is no date,
-    InvalidInput when it lies at the very ends of the calendar (see `check_day`)."""
-    text = (text or "").strip()
-    if not text:
-        return None
-    if match := _ISO_DAY.fullmatch(text):
-        year, month, day = match.groups()
-    elif match := _POLISH_DAY.fullmatch(text):
-        day, month, year = match.groups()
-    else:
-        raise ValueError(text)
-    return check_day(date(int(year), int(month), int(day)))
+from ..services.filters import FROM, TO, GameFilter, InvalidFilter, read_filter
 
 
 class HistoryFilterForm(Form):
@@ -47,37 +29,33 @@ class HistoryFilterForm(Form):
         self.wariant.choices = [("", "Wszystkie warianty"), *VARIANT_NAMES.items()]
         self.gracz.choices = [("", "Wszyscy gracze"), *((str(i), n) for i, n in players)]
 
-    def to_filters(self, zone: tzinfo) -> HistoryFilters | None:
-        """The filters asked for, or None with the errors next to their fields."""
+    def to_filter(self, zone: tzinfo) -> GameFilter | None:
+        """The filter asked for, or None with the errors next to their fields."""
         variant = self.wariant.data or None
         if variant is not None and variant not in VARIANT_NAMES:
             self.wariant.errors = ["Nie ma takiego wariantu. Wybierz jeden z listy."]
+            variant = None
         player = self.gracz.data or None
         known = {value for value, _ in self.gracz.choices if value}  # type: ignore[union-attr]
         if player is not None and player not in known:
             self.gracz.errors = ["Nie ma takiego gracza na tym koncie. Wybierz z listy."]
-        days: list[date | None] = []
-        for field in (self.od, self.do):
-            try:
-                days.append(parse_day(field.data))
-            except ValueError:
-                field.errors = [BAD_DATE]
-                days.append(None)
-            except InvalidInput as exc:
-                field.errors = [exc.message]
-                days.append(None)
-        first, last = days
-        if first and last and first > last:
-            self.do.errors = ["Data „do” jest wcześniejsza niż data „od”. Popraw jedną z nich."]
+        chosen = None
+        try:
+            chosen = read_filter(
+                variant=variant,
+                since=self.od.data,
+                until=self.do.data,
+                player_ids=[int(player)] if player in known else [],
+                zone=zone,
+                typed=True,
+            )
+        except InvalidFilter as exc:
+            fields = {FROM: self.od, TO: self.do}
+            for name, message in exc.errors.items():
+                fields[name].errors = [message]
         if any(f.errors for f in self):
             return None
-        return HistoryFilters(
-            variant=variant,
-            player_id=int(player) if player else None,
-            started_from=local_midnight(first, zone) if first else None,
-            # The last day is included: games started before the next local midnight.
-            started_until=local_midnight(last + timedelta(days=1), zone) if last else None,
-        )
+        return chosen
 
     def query(self) -> dict[str, str]:
         """The filter as query arguments, empty ones left out (for the pager's links)."""

@@ -28,7 +28,7 @@ def index() -> ResponseReturnValue:
     account = account_id()
     known = [(p.id, p.name) for p in players.list_players(account)]
     form = HistoryFilterForm(request.args, known)
-    filters = form.to_filters(local_zone())
+    filters = form.to_filter(local_zone())
     found = None
     if filters is not None:
         found = history.search(account, filters, _page_number(request.args.get("strona")))

@@ -1,5 +1,8 @@
 """The history of an account's games: every game, newest first, filtered and a page at a time.
 
+The filter is the statistics' one (`filters.GameFilter`); here a game's day is the one it
+started on, and unfinished games are listed too.
+
 Results come from the figures cached on the seats (derived from the turns, see
 `tracker.models`); how far an unfinished game got is counted from its turns in force. A page
 costs four queries however many games the account has.
@@ -8,28 +11,17 @@ costs four queries however many games the account has.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..extensions import db
-from ..models import Game, GameSeat
-from .games import turns_played
+from ..models import Game
+from ..store.games import turns_played
+from .filters import GameFilter, game_conditions
 
 PAGE_SIZE = 30
-
-
-@dataclass(frozen=True)
-class HistoryFilters:
-    """Which games to list; None is "any". Times are UTC, as stored: from inclusive, until
-    exclusive (the view turns local calendar days into these)."""
-
-    variant: str | None = None
-    player_id: int | None = None
-    started_from: datetime | None = None
-    started_until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -48,14 +40,11 @@ class HistoryEntry:
     turns_played: int  # turns in force
     round: int  # the round (kolejka) being played, or the last one once the game is over
     rounds: int | None  # rounds in the whole game; None for dice poker (no fixed number)
+    poker: bool  # a seat's total is its round wins, not points
 
     @property
     def finished(self) -> bool:
         return self.game.finished
-
-    @property
-    def poker(self) -> bool:
-        return self.game.variant == rules.POKER
 
     @property
     def winners(self) -> list[str]:
@@ -78,23 +67,10 @@ class HistoryPage:
         return self.page + 1 if self.page < self.pages else None
 
 
-def search(
-    account_id: int, filters: HistoryFilters, page: int = 1, per_page: int = PAGE_SIZE
-) -> HistoryPage:
-    """The account's games matching `filters`, newest first; a page past the last shows the
-    last one."""
-    conditions = [Game.account_id == account_id]
-    if filters.variant is not None:
-        conditions.append(Game.variant == filters.variant)
-    if filters.player_id is not None:
-        conditions.append(
-            Game.id.in_(select(GameSeat.game_id).where(GameSeat.player_id == filters.player_id))
-        )
-    if filters.started_from is not None:
-        conditions.append(Game.started_at >= filters.started_from)
-    if filters.started_until is not None:
-        conditions.append(Game.started_at < filters.started_until)
-
+def search(account_id: int, f: GameFilter, page: int = 1, per_page: int = PAGE_SIZE) -> HistoryPage:
+    """The account's games that `f` keeps (by the day they started), newest first; a page past
+    the last shows the last one."""
+    conditions = game_conditions(account_id, f, dated_by="started")
     total = db.session.scalar(select(func.count(Game.id)).where(*conditions)) or 0
     pages = max(1, -(-total // per_page))
     page = min(max(page, 1), pages)
@@ -114,16 +90,18 @@ def search(
 
 def _entry(game: Game, turns_played: int) -> HistoryEntry:
     players = max(len(game.seats), 1)
+    variant = rules.find_variant(game.variant)
     # Dice poker has no fixed number of rounds; a table game has one turn per field and column.
-    rounds = None if game.variant == rules.POKER else rules.find_variant(game.variant).turns
+    rounds = variant.turns
     current = turns_played // players + 1
     if game.finished:
         current = -(-turns_played // players)  # the round the last turn was written in
     return HistoryEntry(
         game=game,
-        variant_name=rules.VARIANT_NAMES.get(game.variant, game.variant),
+        variant_name=variant.name,
         seats=tuple(SeatResult(s.player.name, s.total, s.place, s.is_winner) for s in game.seats),
         turns_played=turns_played,
         round=current if rounds is None else min(current, rounds),
         rounds=rounds,
+        poker=variant.kind == "poker",
     )

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from ..web import plural
+
 WIDTH = 328  # a 360 px screen less the page's padding
 BAR_ROW = 44  # one horizontal bar: its label above, the bar, the value at its end
 VALUE_ROOM = 52  # room at the end of the longest bar for its value
@@ -104,15 +106,6 @@ class Chart:
 
 
 # --- formatting --------------------------------------------------------------------------
-
-
-def plural(n: int, one: str, few: str, many: str) -> str:
-    """The Polish form for `n` things: 1 gra, 2 gry, 5 gier, 22 gry, 112 gier."""
-    if n == 1:
-        return one
-    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
-        return few
-    return many
 
 
 def count(n: int, one: str, few: str, many: str) -> str:

@@ -1,7 +1,7 @@
 """The statistics filter: a GET form, so a filtered page is a link to bookmark or share.
 
-The fields only carry the text; `tracker.services.stats.make_filters` checks it, and the view
-puts its message next to the field it names.
+The fields only carry the text; `tracker.services.filters.read_filter` checks it (the parser the
+history uses too), and the view puts its message next to the field it names.
 """
 
 from __future__ import annotations

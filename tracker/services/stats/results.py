@@ -1,0 +1,230 @@
+"""What the statistics return: frozen figures, records, pairs, charts' data and the two pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from ..filters import GameFilter
+from .query import is_table
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One player's figures over some games (one variant, or all of them)."""
+
+    games: int = 0
+    wins: int = 0
+    table_games: int = 0  # finished table games, the ones with totals (not poker)
+    total_sum: int = 0
+    best: int | None = None
+    worst: int | None = None
+    columns: int = 0  # columns played: three a game in Kości potrójne
+    upper_bonuses: int = 0
+    generals: int = 0
+    extra_bonuses: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def average(self) -> float | None:
+        return self.total_sum / self.table_games if self.table_games else None
+
+    @property
+    def upper_bonus_rate(self) -> float | None:
+        """Share of the columns played that earned the upper bonus."""
+        return self.upper_bonuses / self.columns if self.columns else None
+
+    def __add__(self, other: Figures) -> Figures:
+        return Figures(
+            games=self.games + other.games,
+            wins=self.wins + other.wins,
+            table_games=self.table_games + other.table_games,
+            total_sum=self.total_sum + other.total_sum,
+            best=_max(self.best, other.best),
+            worst=_min(self.worst, other.worst),
+            columns=self.columns + other.columns,
+            upper_bonuses=self.upper_bonuses + other.upper_bonuses,
+            generals=self.generals + other.generals,
+            extra_bonuses=self.extra_bonuses + other.extra_bonuses,
+        )
+
+
+def _max(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else max(a, b)
+
+
+def _min(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+@dataclass(frozen=True)
+class Streak:
+    """Games won one after another (games against someone; see the module docstring)."""
+
+    player_id: int
+    name: str
+    length: int
+    first_at: datetime
+    last_at: datetime
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    player_id: int
+    name: str
+    overall: Figures
+    by_variant: dict[str, Figures]  # variant id -> figures, in `VARIANT_NAMES` order
+    streak: Streak | None  # the longest winning streak
+
+    @property
+    def table_variants(self) -> dict[str, Figures]:
+        return {v: f for v, f in self.by_variant.items() if is_table(v)}
+
+
+@dataclass(frozen=True)
+class Feat:
+    """A record: what, who, in which game and when (the first to reach it holds it)."""
+
+    variant: str
+    value: int
+    player_id: int
+    name: str
+    game_id: int
+    finished_at: datetime
+    players: int  # at the table; 1 is a game played alone
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two players' games together and the wins of each (a shared win counts for both)."""
+
+    a_id: int
+    a_name: str
+    b_id: int
+    b_name: str
+    games: int
+    a_wins: int
+    b_wins: int
+
+    def facing(self, player_id: int) -> Pair:
+        """The same pair with `player_id` first."""
+        if player_id == self.a_id:
+            return self
+        return Pair(
+            self.b_id, self.b_name, self.a_id, self.a_name, self.games, self.b_wins, self.a_wins
+        )
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Totals of one variant counted in bins of `width` points; `bins` has every bin from the
+    lowest total's to the highest's, empty ones included."""
+
+    variant: str
+    width: int
+    bins: list[tuple[int, int]]  # (lowest total of the bin, how many totals)
+
+    @property
+    def count(self) -> int:
+        return sum(n for _, n in self.bins)
+
+
+@dataclass(frozen=True)
+class MonthCount:
+    month: date  # the first day of a local calendar month
+    games: int
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The statistics page: everything about the filtered games."""
+
+    filters: GameFilter
+    games: int
+    by_variant: dict[str, int]  # most played first
+    by_month: list[MonthCount]  # every month from the first game's to the last's
+    players: list[PlayerStats]  # most wins first
+    best_totals: list[Feat]  # the highest total of each table variant, in `VARIANT_NAMES` order
+    most_generals: Feat | None
+    longest_streak: Streak | None
+    pairs: list[Pair]  # most games together first
+    distributions: list[Histogram]  # one per table variant played
+
+
+@dataclass(frozen=True)
+class FieldFigures:
+    field: str
+    label: str
+    written: int  # times this field was written (once a game, three times in potrójne)
+    points: int
+    crossed_out: int  # written with 0
+
+    @property
+    def average(self) -> float:
+        return self.points / self.written if self.written else 0.0
+
+
+@dataclass(frozen=True)
+class TableFields:
+    """Per-field figures of one table (the Polish table serves three variants)."""
+
+    table: str
+    variants: list[str]
+    fields: list[FieldFigures]  # in table order
+
+    @property
+    def most_crossed_out(self) -> FieldFigures | None:
+        """The field crossed out most often (the first in table order on a tie), if any was."""
+        best = max(self.fields, key=lambda f: f.crossed_out, default=None)
+        return best if best is not None and best.crossed_out else None
+
+
+@dataclass(frozen=True)
+class TimelinePoint:
+    at: datetime | date  # a game's end, or the first day of a month
+    value: float
+    game_id: int | None = None  # per game: which one
+    games: int = 1  # per month: how many games the average covers
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """One player's totals in one variant over time: every game, or monthly averages when there
+    are more than `TIMELINE_GAMES`."""
+
+    variant: str
+    per_game: bool
+    points: list[TimelinePoint]
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    game_id: int
+    variant: str
+    finished_at: datetime
+    total: int
+    place: int | None
+    is_winner: bool
+    players: int
+    winners: list[str]
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """The player page: one player's statistics in the filtered games they took part in."""
+
+    player_id: int
+    name: str
+    filters: GameFilter  # as asked, without the player
+    stats: PlayerStats | None  # None: no finished game in the filter
+    best_totals: list[Feat]
+    most_generals: Feat | None
+    fields: list[TableFields]  # of the variant the charts show
+    timeline: Timeline | None
+    timeline_variants: list[str]  # table variants the player has totals in
+    distribution: Histogram | None
+    pairs: list[Pair]  # this player first
+    recent: list[RecentGame]
