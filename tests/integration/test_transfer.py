@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import dispose_engines
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
@@ -30,7 +29,10 @@ from sqlalchemy import select, text
 from tracker import create_app
 from tracker.extensions import db
 from tracker.models import Game
-from tracker.services import Conflict, InvalidInput, accounts, games, players, transfer
+from tracker.services import Conflict, InvalidInput, accounts, games, players, results, transfer
+from tracker.services.filters import GameFilter
+
+from .apps import built_once, dispose_engines
 
 EXPORT = "/api/v1/export"
 IMPORT = "/api/v1/import"
@@ -57,7 +59,7 @@ def game_record(account_id: int, game_id: int) -> dict[str, Any]:
     rematch_uid = None
     if game.rematch_of_id is not None:
         rematch_uid = db.session.scalar(select(Game.uid).where(Game.id == game.rematch_of_id))
-    if isinstance(view, games.PokerView):
+    if view.is_poker:
         scores: tuple[int, ...] = tuple(view.match.round_wins)
         rounds: Any = [
             (r.number, [(seat, "".join(map(str, h.dice))) for seat, h in r.hands], r.winners)
@@ -146,12 +148,16 @@ def text_of(html: str) -> str:
 @pytest.fixture
 def family(app: Flask) -> dict[str, Any]:
     """The Kowalscy with the games of `history_builders`, and an empty account, Nowakowie."""
-    with app.app_context():
-        kowalscy = new_account("Kowalscy")
-        ids = build_family(kowalscy)
-        nowakowie = new_account("Nowakowie")
-        document = transfer.export_account(kowalscy)
-    return {"source": kowalscy, "target": nowakowie, "ids": ids, "document": document}
+
+    def build() -> dict[str, Any]:
+        with app.app_context():
+            kowalscy = new_account("Kowalscy")
+            ids = build_family(kowalscy)
+            nowakowie = new_account("Nowakowie")
+            document = transfer.export_account(kowalscy)
+        return {"source": kowalscy, "target": nowakowie, "ids": ids, "document": document}
+
+    return built_once(app, "test_transfer.family", build)
 
 
 # --- export then import ----------------------------------------------------------------------
@@ -295,7 +301,7 @@ def test_recomputing_after_an_import_changes_nothing(app: Flask, family: dict[st
     before = snapshot(app)
 
     with app.app_context():
-        games.recompute_all()
+        results.recompute_all()
 
     assert snapshot(app) == before
 
@@ -550,18 +556,18 @@ def test_a_database_error_midway_keeps_whole_games_and_importing_again_completes
 ):
     """Games are written in short transactions of whole games: a failure in the third batch
     keeps the two batches before it, never half a game, and the same file completes it."""
-    monkeypatch.setattr(transfer, "BATCH_ROWS", 1)  # one game per transaction
-    real_insert = transfer.insert
+    monkeypatch.setattr(transfer.write, "BATCH_ROWS", 1)  # one game per transaction
+    real_insert = transfer.write.insert
     turn_inserts = []
 
     def fail_on_the_third_games_turns(table: Any) -> Any:
-        if table is transfer._turns_table:
+        if table is transfer.write._turns_table:
             turn_inserts.append(table)
             if len(turn_inserts) == 3:  # the game and its seats are written by now
                 raise RuntimeError("dysk pełny")
         return real_insert(table)
 
-    monkeypatch.setattr(transfer, "insert", fail_on_the_third_games_turns)
+    monkeypatch.setattr(transfer.write, "insert", fail_on_the_third_games_turns)
     with app.app_context(), pytest.raises(RuntimeError):
         transfer.import_account(family["target"], family["document"])
 
@@ -583,7 +589,7 @@ def test_a_database_error_midway_keeps_whole_games_and_importing_again_completes
     source = account_records(app, family["source"])
     assert partial == {uid: source[uid] for uid in uids[:2]}
 
-    monkeypatch.setattr(transfer, "insert", real_insert)
+    monkeypatch.setattr(transfer.write, "insert", real_insert)
     with app.app_context():
         result = transfer.import_account(family["target"], family["document"])
 
@@ -598,16 +604,16 @@ def test_two_imports_of_the_same_games_at_once_store_them_once(
     with app.app_context():
         transfer.import_account(family["target"], family["document"])
     before = snapshot(app)
-    real_write = transfer._write
+    real_write = transfer.write.write_games
 
     def as_if_nothing_was_there(account_id, players, new, known):  # type: ignore[no-untyped-def]
         games_in_file = [
-            transfer._parse_game(g, n, players)
+            transfer.parse.parse_game(g, n, players)
             for n, g in enumerate(family["document"]["games"], 1)
         ]
         return real_write(account_id, players, games_in_file, {})
 
-    monkeypatch.setattr(transfer, "_write", as_if_nothing_was_there)
+    monkeypatch.setattr(transfer.write, "write_games", as_if_nothing_was_there)
     with app.app_context(), pytest.raises(Conflict) as refused:
         transfer.import_account(family["target"], family["document"])
 
@@ -734,7 +740,7 @@ def test_a_game_played_to_the_turn_limit_with_corrections_imports(app: Flask):
     """Play allows `MAX_TURNS_PER_GAME` turns in force, undone ones besides: so does import (it
     once counted the corrections too, so such an export could not be imported)."""
     limit = games.MAX_TURNS_PER_GAME
-    assert limit == transfer.MAX_TURNS_PER_GAME
+    assert limit == transfer.replay.MAX_TURNS_PER_GAME
     with app.app_context():
         account = new_account("Pokerzyści")
         result = transfer.import_account(account, drawn_poker_match(limit, corrections=3))
@@ -1251,7 +1257,7 @@ def test_export_then_import_gives_identical_statistics(app: Flask, family: dict[
         results = {}
         for key in ("source", "target"):
             account_id = family[key]
-            f = stats.Filters()
+            f = GameFilter()
             people = {p.name: p for p in players.list_players(account_id)}
             results[key] = {
                 "api": stats.api_summary(account_id, f),

@@ -25,11 +25,9 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
-from sqlalchemy import func, select
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..extensions import csrf, db
-from ..models import Game, Player
+from ..extensions import csrf
 from ..services import ServiceError, Throttled, transfer
 from ..web import account_id, local_zone, plural, signed_in_only
 from .forms import ImportForm
@@ -54,15 +52,13 @@ def _file_name(extension: str) -> str:
 def _render(
     form: ImportForm, status: int = 200, headers: dict[str, str] | None = None
 ) -> ResponseReturnValue:
-    account = account_id()
-    games = db.session.scalar(select(func.count(Game.id)).where(Game.account_id == account))
-    players = db.session.scalar(select(func.count(Player.id)).where(Player.account_id == account))
+    size = transfer.account_size(account_id())
     return (
         render_template(
             "transfer/data.html",
             form=form,
-            games=games or 0,
-            players=players or 0,
+            games=size.games,
+            players=size.players,
             max_mb=transfer.MAX_FILE_BYTES // (1024 * 1024),
             plural=plural,
         ),

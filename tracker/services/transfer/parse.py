@@ -1,0 +1,340 @@
+"""Reading an export file: the JSON text, then every object and value in it, checked.
+
+Nothing here trusts the file: a value of the wrong type or size, an unknown key, a player
+seated twice or a game the rules would not have allowed (`replay.replay_log`) is `Refused`,
+said with where it is. The result is what the import writes: the file's players and its games
+as `CheckedGame`s, the figures of every seat derived again from the turns.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from ... import rules
+from ...models import name_key
+from .. import inputs
+from ..errors import InvalidInput
+from ..players import validate_name
+from .document import (
+    FORMAT,
+    GAME_KEYS,
+    MAX_INT,
+    PLAYER_KEYS,
+    REFUSED,
+    SEAT_KEYS,
+    SHOWN,
+    TOP_KEYS,
+    TURN_KEYS,
+    VERSION,
+    CheckedGame,
+    CheckedTurn,
+    Players,
+    Refused,
+    show,
+)
+from .replay import replay_log
+
+_UID = re.compile(r"[0-9a-f]{32}")
+
+
+def parse_export_file(raw: bytes | str) -> object:
+    """The JSON document in an uploaded file or request body; InvalidInput when it is none."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(
+                f"{REFUSED} Plik nie jest tekstem UTF-8, więc nie jest eksportem Kości."
+            ) from exc
+    if not raw.strip():
+        raise InvalidInput(f"{REFUSED} Plik jest pusty.")
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            f"{REFUSED} Plik nie jest poprawnym JSON-em (wiersz {exc.lineno}, kolumna "
+            f"{exc.colno}): {exc.msg}."
+        ) from exc
+    except ValueError as exc:
+        # Python reads at most 4,300 digits of a whole number and says so with a bare
+        # ValueError; no export holds a number anywhere near that long.
+        raise InvalidInput(
+            f"{REFUSED} Plik zawiera liczbę o tysiącach cyfr: takiej liczby nie ma w żadnym "
+            "eksporcie Kości, więc plik jest uszkodzony albo zmieniony."
+        ) from exc
+    except RecursionError as exc:
+        raise InvalidInput(f"{REFUSED} Plik jest zbyt głęboko zagnieżdżony.") from exc
+
+
+# --- values ----------------------------------------------------------------------------------
+
+
+def _object(raw: object, keys: frozenset[str], required: Iterable[str]) -> Mapping[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise Refused("to nie jest obiekt JSON.")
+    if not raw.keys() <= keys:
+        unknown = sorted(show(k) if not isinstance(k, str) else k for k in set(raw) - keys)
+        raise Refused(f"nieznane pola: {', '.join(unknown)}."[: 4 * SHOWN])
+    missing = [k for k in required if k not in raw]
+    if missing:
+        raise Refused(f"brak pola {', '.join(missing)}.")
+    return raw
+
+
+def _int(raw: object, name: str) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise Refused(f"pole {name} musi być liczbą całkowitą, a jest {show(raw)}.")
+    if abs(raw) > MAX_INT:
+        raise Refused(f"pole {name} ma wartość spoza zakresu: {show(raw)}.")
+    return raw
+
+
+def _time(raw: object, name: str, *, optional: bool = False) -> datetime | None:
+    """A stored time: ISO 8601, UTC ("2025-05-03T18:42:11Z"); naive, as the database keeps it."""
+    if raw is None and optional:
+        return None
+    if not isinstance(raw, str):
+        raise Refused(f'pole {name} musi być czasem, np. "2025-05-03T18:42:11Z".')
+    try:
+        moment = datetime.fromisoformat(raw)
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+    except (ValueError, OverflowError) as exc:  # OverflowError: year 1 or 9999 moved to UTC
+        raise Refused(
+            f"pole {name} ({show(raw)}) nie jest czasem w formacie ISO 8601, "
+            'np. "2025-05-03T18:42:11Z".'
+        ) from exc
+    if not inputs.FIRST_DAY <= moment.date() <= inputs.LAST_DAY:
+        # Shown in local time, a moment at the calendar's very end would overflow every page.
+        raise Refused(f"pole {name} ({show(raw)}) leży poza zakresem dat.")
+    return moment
+
+
+def _required_time(raw: object, name: str) -> datetime:
+    moment = _time(raw, name)
+    assert moment is not None
+    return moment
+
+
+# Dice as the file writes them ("66612") → checked tuple: a file repeats the same few thousand.
+_DICE: dict[str, rules.Dice] = {}
+
+
+def _dice(raw: object) -> tuple[rules.Dice, str]:
+    if isinstance(raw, str):
+        found = _DICE.get(raw)
+        if found is not None:
+            return found, raw
+    if not isinstance(raw, str | list) or (
+        isinstance(raw, list) and any(isinstance(d, int) and abs(d) > MAX_INT for d in raw)
+    ):
+        raise Refused('kości (dice) podaj jako pięć cyfr od 1 do 6, np. "66612".')
+    try:
+        dice = rules.parse_dice(raw)
+    except rules.RulesError as exc:
+        raise Refused(f"kości {show(raw)}: {exc}") from exc
+    text = "".join(map(str, dice))
+    if raw == text:
+        _DICE[text] = dice  # at most 6**5 entries
+    return dice, text
+
+
+# --- players, options, seats, turns ----------------------------------------------------------
+
+
+def parse_players(raw: object) -> Players:
+    """name key → (name, created_at)."""
+    if not isinstance(raw, list):
+        raise Refused("Pole players musi być listą graczy.")
+    players: Players = {}
+    for number, item in enumerate(raw, 1):
+        try:
+            data = _object(item, PLAYER_KEYS, ("name",))
+            if not isinstance(data["name"], str):
+                raise Refused("imię musi być tekstem.")
+            try:
+                name = validate_name(data["name"])
+            except InvalidInput as exc:
+                raise Refused(f"{show(data['name'])}: {exc.message}") from exc
+            created = _time(data.get("created_at"), "created_at", optional=True)
+        except Refused as exc:
+            raise exc.at(f"Gracz nr {number} na liście graczy") from exc
+        key = name_key(name)
+        if key in players:
+            raise Refused(f"Gracz {name} jest na liście graczy dwa razy.")
+        players[key] = (name, created)
+    return players
+
+
+def _parse_options(variant: rules.AnyVariant, raw: object) -> dict[str, int]:
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise Refused("opcje gry (options) muszą być obiektem.")
+    try:
+        parsed = variant.parse_options(raw or None).as_dict()
+    except rules.RulesError as exc:
+        raise Refused(str(exc)) from exc
+    # The rules quietly keep 63 when a variant offers no lower threshold; a file must not claim
+    # options the game was not played with.
+    for key, value in raw.items():
+        if parsed.get(key) != value:
+            raise Refused(f"opcja {key}={show(value)} nie obowiązuje w wariancie {variant.name}.")
+    return parsed
+
+
+def _parse_seats(raw: object, variant: rules.AnyVariant, players: Players) -> list[str]:
+    if not isinstance(raw, list):
+        raise Refused("pole seats musi być listą miejsc przy stole.")
+    least, most = variant.min_players, variant.max_players
+    if not least <= len(raw) <= most:
+        raise Refused(f"przy stole siedzi od {least} do {most} graczy, a w pliku {len(raw)}.")
+    keys: list[str] = []
+    for number, item in enumerate(raw, 1):
+        try:
+            data = _object(item, SEAT_KEYS, ("player",))
+        except Refused as exc:
+            raise exc.at(f"miejsce nr {number}") from exc
+        name = data["player"]
+        key = name_key(name) if isinstance(name, str) else None
+        if key is None or key not in players:
+            raise Refused(
+                f"miejsce nr {number}: gracza {show(name)} nie ma na liście graczy pliku."
+            )
+        if key in keys:
+            raise Refused(f"gracz {players[key][0]} siedzi przy stole dwa razy.")
+        keys.append(key)
+    return keys
+
+
+def _parse_turn(raw: object, index: int, table: bool) -> CheckedTurn:
+    """One entry of the log. A table turn names a field and the points written there; a poker
+    turn is only a hand of dice."""
+    data = _object(raw, TURN_KEYS, ("seq", "seat", "dice", "created_at"))
+    seq = _int(data["seq"], "seq")
+    if seq < 1:
+        raise Refused(f"numer ruchu (seq) musi być dodatni, a jest {show(seq)}.")
+    seat = _int(data["seat"], "seat")
+    dice, dice_text = _dice(data["dice"])
+    field_id = data.get("field")
+    column = data.get("column")
+    points = data.get("points")
+    extra_bonus = data.get("extra_bonus", 0)
+    if table:
+        if not isinstance(field_id, str):
+            raise Refused("brak pola tabeli (field).")
+        column = 0 if column is None else _int(column, "column")
+        if points is None:
+            raise Refused("brak zapisanych punktów (points).")
+        points = _int(points, "points")
+        extra_bonus = _int(extra_bonus, "extra_bonus")
+    else:
+        if field_id is not None or column is not None or points is not None or extra_bonus:
+            raise Refused(
+                "w pokerze kościanym ruch to tylko kości: pola field, column, points "
+                "i extra_bonus muszą być puste."
+            )
+        extra_bonus = 0
+    created = _required_time(data["created_at"], "created_at")
+    undone = _time(data.get("undone_at"), "undone_at", optional=True)
+    return CheckedTurn(
+        index, seq, seat, dice, dice_text, field_id, column, points, extra_bonus, created, undone
+    )
+
+
+def _parse_log(raw: object, *, table: bool) -> list[CheckedTurn]:
+    if not isinstance(raw, list):
+        raise Refused("pole turns musi być listą ruchów.")
+    log = []
+    for index, item in enumerate(raw):
+        try:
+            log.append(_parse_turn(item, index, table))
+        except Refused as exc:
+            raise exc.at(f"pozycja {index + 1} w dzienniku ruchów") from exc
+    return log
+
+
+# --- games and the whole document ------------------------------------------------------------
+
+
+def _uid(raw: object) -> str:
+    if not isinstance(raw, str) or not _UID.fullmatch(raw):
+        raise Refused(f"uid gry musi mieć 32 znaki szesnastkowe (0–9, a–f), a jest {show(raw)}.")
+    return raw
+
+
+def _variant(raw: object) -> rules.AnyVariant:
+    if not isinstance(raw, str) or raw not in rules.VARIANTS:
+        known = ", ".join(rules.VARIANTS)
+        raise Refused(f"nieznany wariant {show(raw)}. Znane warianty: {known}.")
+    return rules.VARIANTS[raw]
+
+
+def _rematch_of(raw: object, uid: str) -> str | None:
+    if raw is not None and (not isinstance(raw, str) or not _UID.fullmatch(raw) or raw == uid):
+        raise Refused("pole rematch_of musi być uid innej gry albo null.")
+    return raw
+
+
+def parse_game(raw: object, number: int, players: Players) -> CheckedGame:
+    """Game number `number` of the file, checked and replayed through the rules."""
+    where = f"Gra nr {number}"
+    try:
+        data = _object(raw, GAME_KEYS, ("uid", "variant", "started_at", "seats", "turns"))
+        uid = _uid(data["uid"])
+        variant = _variant(data["variant"])
+        started = _required_time(data["started_at"], "started_at")
+        where = f"{where} z {started.day}.{started:%m.%Y}, {variant.name}"
+        options = _parse_options(variant, data.get("options"))
+        finished = _time(data.get("finished_at"), "finished_at", optional=True)
+        rematch_of = _rematch_of(data.get("rematch_of"), uid)
+        keys = _parse_seats(data["seats"], variant, players)
+        names = [players[k][0] for k in keys]
+        where = f"{where}, gracze: {', '.join(names)}"
+        log = _parse_log(data["turns"], table=variant.kind == "table")
+        replayed = replay_log(variant, options, names, log)
+    except Refused as exc:
+        raise exc.at(where, " – ") from exc
+    if not replayed.finished:
+        finished = None
+    elif finished is None:  # as the file says, else when its last turn in force was written
+        finished = replayed.in_force[-1].created_at if replayed.in_force else started
+    return CheckedGame(
+        uid, variant.id, options, started, finished, rematch_of, keys, log, replayed.figures
+    )
+
+
+def parse_document(data: object) -> tuple[Players, list[CheckedGame]]:
+    """The file's players and games, every game checked; Refused at the first problem."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise Refused(
+            'To nie jest plik eksportu Kości (brak "format": "kosci-export"). '
+            "Wybierz plik pobrany jako „Pobierz wszystko (JSON)”."
+        )
+    version = data.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise Refused(
+            f"Nieobsługiwana wersja pliku eksportu: {show(version)}. Ta wersja aplikacji czyta "
+            f"wersję {VERSION}."
+        )
+    try:
+        _object(data, TOP_KEYS, ("players", "games"))
+    except Refused as exc:
+        raise exc.at("Plik eksportu") from exc
+    players = parse_players(data["players"])
+    games_raw = data["games"]
+    if not isinstance(games_raw, list):
+        raise Refused("Pole games musi być listą gier.")
+    games: list[CheckedGame] = []
+    seen: set[str] = set()
+    for number, raw in enumerate(games_raw, 1):
+        game = parse_game(raw, number, players)
+        if game.uid in seen:
+            raise Refused(f"Gra nr {number}: uid {game.uid} ma już inna gra w tym pliku.")
+        seen.add(game.uid)
+        games.append(game)
+    return players, games
