@@ -1,113 +1,63 @@
-// The arbiter's dice pad. Progressive enhancement: without this file the forms are plain GET
-// forms with a text input of five digits per roll.
+// The arbiter, enhanced. Without this file the forms are plain GET forms with a text input of
+// five digits per roll.
 //
-// Each [data-dice-entry] holds one roll: its text input [data-dice-input] stays the value the
-// form sends, and [data-dice-slots] shows the five dice as buttons (tap one to clear it). The
-// form's single [data-dice-pad] fills the next empty die of the active roll. When a roll is
-// complete, a form marked data-autosubmit submits; otherwise the next incomplete roll becomes
-// active (poker: one hand after another).
+// Each [data-dice] is one roll of the dice widget (dice.js); the form's one pad [data-pad] fills
+// the active roll. When a roll is complete, a form marked data-autosubmit submits; otherwise the
+// next incomplete roll becomes active (poker: one hand after another).
 (() => {
   "use strict";
-
-  const DICE = 5;
 
   for (const form of document.querySelectorAll("[data-arbiter-form]")) {
     enhance(form);
   }
 
   function enhance(form) {
-    const pad = form.querySelector("[data-dice-pad]");
+    const pad = form.querySelector("[data-pad]");
     if (!pad) return;
-    let entries = [];
+    const rolls = [];
     let active = null;
 
-    function makeEntry(scope) {
-      const input = scope.querySelector("[data-dice-input]");
-      const slots = scope.querySelector("[data-dice-slots]");
-      const entry = { scope, input, slots, dice: parse(input.value) };
-      slots.hidden = false;
-      slots.replaceChildren(
-        ...Array.from({ length: DICE }, (_, i) => {
-          const button = document.createElement("button");
-          button.type = "button";
-          button.className = "die die-slot";
-          button.addEventListener("click", () => {
-            entry.dice[i] = null;
-            activate(entry);
-            render(entry, true);
-          });
-          return button;
-        }),
-      );
-      input.addEventListener("input", () => {
-        entry.dice = parse(input.value);
-        render(entry, false);
+    function add(scope) {
+      // A cleared die makes its roll the one the pad fills; typed dice change nothing else.
+      const roll = window.kosciDice.roll(scope, pad, (r, how) => {
+        if (how === "clear") activate(r);
       });
-      input.addEventListener("focus", () => activate(entry));
+      roll.root.querySelector("[data-dice-input]").addEventListener("focus", () => activate(roll));
       scope.addEventListener("click", (event) => {
-        if (!event.target.closest("input, select, button, label")) activate(entry);
+        if (!event.target.closest("input, select, button, label")) activate(roll);
       });
-      render(entry, false);
-      return entry;
+      rolls.push(roll);
+      return roll;
     }
 
-    function parse(text) {
-      const digits = Array.from(text.replace(/[^1-6]/g, "").slice(0, DICE), Number);
-      return Array.from({ length: DICE }, (_, i) => digits[i] ?? null);
-    }
-
-    function isFull(entry) {
-      return entry.dice.every((d) => d !== null);
-    }
-
-    function render(entry, syncInput) {
-      if (syncInput) {
-        entry.input.value = entry.dice.filter((d) => d !== null).join("");
-      }
-      entry.slots.querySelectorAll("button").forEach((button, i) => {
-        const die = entry.dice[i];
-        button.textContent = die ?? "";
-        button.classList.toggle("is-empty", die === null);
-        button.setAttribute(
-          "aria-label",
-          die === null ? `Kość nr ${i + 1}: pusta` : `Kość nr ${i + 1}: ${die}, dotknij, aby usunąć`,
-        );
-      });
-    }
-
-    function activate(entry) {
-      active = entry;
-      for (const e of entries) e.scope.classList.toggle("is-active", e === entry);
+    function activate(roll) {
+      active = roll;
+      for (const r of rolls) r.root.classList.toggle("is-active", r === roll);
     }
 
     function nextIncomplete(from) {
-      const start = entries.indexOf(from);
-      for (let step = 1; step <= entries.length; step += 1) {
-        const candidate = entries[(start + step) % entries.length];
-        if (!isFull(candidate)) return candidate;
+      const start = rolls.indexOf(from);
+      for (let step = 1; step <= rolls.length; step += 1) {
+        const candidate = rolls[(start + step) % rolls.length];
+        if (!candidate.full()) return candidate;
       }
       return null;
     }
 
-    pad.hidden = false;
-    pad.addEventListener("click", (event) => {
-      const button = event.target.closest("button[data-face]");
-      if (!button) return;
+    window.kosciDice.pad(pad, (face) => {
       // The active roll, else the next incomplete one, else the next roll in order, which
       // starts again: the table has moved on to a new roll (a new round of poker).
-      let entry = active ?? entries[0];
-      if (isFull(entry) && active) {
-        entry = nextIncomplete(entry) ?? entries[(entries.indexOf(entry) + 1) % entries.length];
+      let roll = active ?? rolls[0];
+      if (roll.full() && active) {
+        roll = nextIncomplete(roll) ?? rolls[(rolls.indexOf(roll) + 1) % rolls.length];
       }
-      if (isFull(entry)) entry.dice.fill(null);
-      activate(entry);
-      entry.dice[entry.dice.indexOf(null)] = Number(button.dataset.face);
-      render(entry, true);
-      if (!isFull(entry)) return;
+      activate(roll);
+      roll.add(face);
+      if (!roll.full()) return;
       if ("autosubmit" in form.dataset) {
         form.requestSubmit();
       } else {
-        activate(nextIncomplete(entry) ?? entry);
+        activate(nextIncomplete(roll) ?? roll);
       }
     });
 
@@ -115,13 +65,9 @@
       control.addEventListener("change", () => form.requestSubmit());
     }
 
-    entries = Array.from(form.querySelectorAll("[data-dice-entry]"), makeEntry);
-    activate(entries.find((e) => !isFull(e)) ?? null);
-    enhanceAddHand(form, (scope) => {
-      const entry = makeEntry(scope);
-      entries.push(entry);
-      activate(entry);
-    });
+    for (const scope of form.querySelectorAll("[data-dice]")) add(scope);
+    activate(rolls.find((r) => !r.full()) ?? null);
+    enhanceAddHand(form, (scope) => activate(add(scope)));
   }
 
   // "Dodaj gracza" without a round trip: copy the row template, count it in `hands`.
@@ -143,7 +89,7 @@
       const row = list.lastElementChild;
       onAdded(row);
       // Focus the dice, not the name: a name field would open the phone's keyboard.
-      row.querySelector("[data-dice-slots] button").focus();
+      row.querySelector("[data-slots] button").focus();
       if (index + 1 >= max) add.hidden = true;
     });
   }

@@ -1,14 +1,12 @@
 // The games pages, enhanced. Without this file every action still works as a plain form.
 //
-// Turn screen [data-turn]: a 1–6 pad fills the five dice, tapping a die clears it. After the
-// fifth die the script asks the server for the pencil marks (the same GET the dice form sends,
-// as an HTML fragment) and swaps them in: no rules live here. A 0 where another field scores
-// more asks inline (the question comes from the server) before it is written.
+// Turn screen [data-turn]: the dice widget (dice.js) fills the five dice, the pad hides once they
+// are all in. Then the script asks the server for the pencil marks (the same GET the dice form
+// sends, as an HTML fragment) and swaps them in: no rules live here. A 0 where another field
+// scores more asks inline (the question comes from the server) before it is written.
 // New game [data-new-game]: "Dodaj gracza" adds a row, ↑/↓ change the seating order.
 (() => {
   "use strict";
-
-  const DICE = 5;
 
   const turn = document.querySelector("[data-turn]");
   if (turn) enhanceTurn(turn);
@@ -17,49 +15,25 @@
 
   function enhanceTurn(root) {
     const form = root.querySelector("[data-dice-form]");
-    const input = form.querySelector("[data-dice-input]");
-    const slots = form.querySelector("[data-slots]");
     const pad = form.querySelector("[data-pad]");
     const region = root.querySelector("[data-fields]");
     const noDice = root.querySelector("[data-no-dice]");
     const askTemplate = root.querySelector("template[data-confirm-template]");
-    let dice = parse(input.value);
-    let shown = isFull() ? dice.join("") : ""; // the roll the pencil marks are for
+    const roll = window.kosciDice.roll(form, pad, changed);
+    let shown = roll.full() ? roll.dice.join("") : ""; // the roll the pencil marks are for
     let request = 0;
     let sending = false;
     let asking = null;
 
-    for (const el of root.querySelectorAll("[data-no-js]")) el.hidden = true;
-    slots.replaceChildren(
-      ...dice.map((_, i) => {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "slot";
-        button.addEventListener("click", () => {
-          dice[i] = null;
-          changed(true);
-          pad.querySelector("button").focus();
-        });
-        return button;
-      }),
-    );
-    slots.hidden = false;
-    render();
-
-    pad.addEventListener("click", (event) => {
-      const button = event.target.closest("button[data-face]");
-      if (!button || isFull()) return;
-      dice[dice.indexOf(null)] = Number(button.dataset.face);
-      changed(true);
+    window.kosciDice.pad(pad, (face) => {
+      if (roll.full()) return; // the pad is hidden then
+      roll.add(face);
+      changed();
     });
-
-    input.addEventListener("input", () => {
-      dice = parse(input.value);
-      changed(false);
-    });
+    pad.hidden = roll.full();
 
     form.addEventListener("submit", (event) => {
-      if (!isFull()) return; // the server says what is wrong with the dice
+      if (!roll.full()) return; // the server says what is wrong with the dice
       event.preventDefault();
       load();
     });
@@ -87,33 +61,10 @@
       root.classList.remove("is-sending");
     });
 
-    function parse(text) {
-      const digits = Array.from(text.replace(/[^1-6]/g, "").slice(0, DICE), Number);
-      return Array.from({ length: DICE }, (_, i) => digits[i] ?? null);
-    }
-
-    function isFull() {
-      return dice.every((d) => d !== null);
-    }
-
-    function changed(syncInput) {
-      if (syncInput) input.value = dice.filter((d) => d !== null).join("");
-      render();
-      if (!isFull()) clear();
-      else if (dice.join("") !== shown) load();
-    }
-
-    function render() {
-      slots.querySelectorAll("button").forEach((button, i) => {
-        const die = dice[i];
-        button.textContent = die ?? "";
-        button.classList.toggle("is-empty", die === null);
-        button.setAttribute(
-          "aria-label",
-          die === null ? `Kość ${i + 1}: pusta` : `Kość ${i + 1}: ${die} – dotknij, aby usunąć`,
-        );
-      });
-      pad.hidden = isFull();
+    function changed() {
+      pad.hidden = roll.full();
+      if (!roll.full()) clear();
+      else if (roll.dice.join("") !== shown) load();
     }
 
     function gameUrl(params) {
@@ -133,14 +84,14 @@
     }
 
     async function load() {
-      const roll = dice.join("");
+      const dice = roll.dice.join("");
       const mine = (request += 1);
-      shown = roll;
-      history.replaceState(null, "", gameUrl({ dice: roll, seq: root.dataset.seq }).href);
+      shown = dice;
+      history.replaceState(null, "", gameUrl({ dice, seq: root.dataset.seq }).href);
       region.setAttribute("aria-busy", "true");
       try {
         const response = await fetch(
-          gameUrl({ dice: roll, fragment: "fields", seq: root.dataset.seq }),
+          gameUrl({ dice, fragment: "fields", seq: root.dataset.seq }),
           { headers: { Accept: "text/html" }, credentials: "same-origin" },
         );
         if (mine !== request) return;

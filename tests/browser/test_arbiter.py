@@ -24,7 +24,7 @@ def fits_the_phone(page: Page) -> None:
 
 def die(page: Page, face: int) -> Locator:
     """A button of the dice pad."""
-    return page.locator("[data-dice-pad]").get_by_role("button", name=f"Kość {face}", exact=True)
+    return page.locator("[data-pad]").get_by_role("button", name=f"Kość {face}", exact=True)
 
 
 def row(page: Page, field: str, column: int = 0) -> Locator:
@@ -65,7 +65,7 @@ def test_table_tab_settles_a_joker_tapped_on_the_dice_pad(page: Page, screenshot
     fits_the_phone(page)
     screenshot(page, "arbiter-table-joker")
 
-    slots = page.locator("[data-dice-slots] button")
+    slots = page.locator("[data-slots] button")
     expect(slots).to_have_count(5)
     slots.nth(2).click()  # tapping a die clears it
     expect(page.locator("#dice")).to_have_value("6666")
@@ -112,7 +112,7 @@ def test_poker_tab_ranks_three_hands(page: Page, screenshot):
     expect(page.locator('input[name="hands"]')).to_have_value("3")
     page.locator("#h2_name").fill("Ala")
     page.locator("#h2_dice").fill("55331")
-    expect(page.locator('[data-hand="2"] [data-dice-slots] button').first).to_have_text("5")
+    expect(page.locator('[data-hand="2"] [data-slots] button').first).to_have_text("5")
     fits_the_phone(page)
     screenshot(page, "arbiter-poker-hands")
 
@@ -155,7 +155,7 @@ def test_without_javascript_both_tabs_are_plain_get_forms(
     page = context.new_page()
 
     page.goto("/sedzia")
-    expect(page.locator("[data-dice-pad]")).to_be_hidden()
+    expect(page.locator("[data-pad]")).to_be_hidden()
     page.get_by_label("Kości", exact=True).fill("33355")
     page.get_by_role("button", name="Sprawdź rzut").click()
     expect(row(page, "full_house")).to_have_attribute("data-points", "25")

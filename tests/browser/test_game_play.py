@@ -234,7 +234,7 @@ def test_tapping_a_die_clears_it_and_typed_dice_work_too(page: Page):
     expect(page.locator("[data-pad]")).to_be_hidden()
     expect(page).to_have_url(re.compile(r"\?dice=12346&seq=1$"))
 
-    page.get_by_role("button", name="Kość 5: 6 – dotknij, aby usunąć").click()
+    page.get_by_role("button", name="Kość nr 5: 6 – dotknij, aby usunąć").click()
 
     expect(page.locator("[data-pad]")).to_be_visible()
     expect(page.locator("[data-fields] [data-write]")).to_have_count(0)

@@ -178,7 +178,7 @@ def take_back_a_mistaken_hand(page: Page, match: PokerMatch, wrong: str, right: 
     expect(page.locator(".turn-name")).to_have_text("Jan")
     # The wrong dice stay on the pad's slots: tap each to clear it, then tap the right ones.
     for index, face in enumerate(wrong, start=1):
-        page.get_by_role("button", name=f"Kość {index}: {face} – dotknij, aby usunąć").click()
+        page.get_by_role("button", name=f"Kość nr {index}: {face} – dotknij, aby usunąć").click()
     tap_hand(page, right)
     page.get_by_role("button", name="Zapisz układ").click()
     match.play(parse_dice(right))

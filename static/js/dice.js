@@ -1,0 +1,103 @@
+// The dice widget (templates/_dice.html), enhanced: the five dice as buttons ([data-slots], tap one
+// to clear it) fed by a 1–6 pad ([data-pad]). The typed input [data-dice-input] stays the value
+// the form sends, so without this file the widget is a plain text input. The pages build on it:
+// turn.js (the pencil marks) and arbiter.js (several hands, one pad).
+//
+// Keyboard: the pad takes the keys 1–6, a die takes Delete or Backspace (as well as Enter and
+// Space, like any button); clearing a die puts the focus back on the pad.
+window.kosciDice = (() => {
+  "use strict";
+
+  const COUNT = 5;
+
+  /** Five dice from typed text: its digits 1–6 in order, then empty dice (null). */
+  function parse(text) {
+    const digits = Array.from(text.replace(/[^1-6]/g, "").slice(0, COUNT), Number);
+    return Array.from({ length: COUNT }, (_, i) => digits[i] ?? null);
+  }
+
+  /**
+   * One roll: the widget inside `root` ([data-dice]), fed by `pad`. `changed(roll, how)` runs
+   * after a die is cleared (how = "clear") or the dice are typed ("typed"); a face from the pad
+   * is the page's to place (roll.add), since a pad may serve several rolls.
+   */
+  function roll(root, pad, changed) {
+    const input = root.querySelector("[data-dice-input]");
+    const slots = root.querySelector("[data-slots]");
+    const self = {
+      root,
+      dice: parse(input.value),
+      full: () => self.dice.every((d) => d !== null),
+      /** The face in the first empty die; on a full roll, the first die of a new roll. */
+      add(face) {
+        if (self.full()) self.dice.fill(null);
+        self.dice[self.dice.indexOf(null)] = face;
+        sync();
+      },
+    };
+
+    function sync() {
+      input.value = self.dice.filter((d) => d !== null).join("");
+      render();
+    }
+
+    function render() {
+      slots.querySelectorAll("button").forEach((button, i) => {
+        const die = self.dice[i];
+        button.textContent = die ?? "";
+        button.classList.toggle("is-empty", die === null);
+        button.setAttribute(
+          "aria-label",
+          die === null ? `Kość nr ${i + 1}: pusta` : `Kość nr ${i + 1}: ${die} – dotknij, aby usunąć`,
+        );
+      });
+    }
+
+    for (const el of root.querySelectorAll("[data-no-js]")) el.hidden = true;
+    slots.replaceChildren(
+      ...Array.from({ length: COUNT }, (_, i) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "dice-slot";
+        button.addEventListener("click", () => {
+          self.dice[i] = null;
+          sync();
+          changed(self, "clear");
+          if (!pad.hidden) pad.querySelector("button").focus();
+        });
+        button.addEventListener("keydown", (event) => {
+          if (event.key === "Delete" || event.key === "Backspace") {
+            event.preventDefault();
+            button.click();
+          }
+        });
+        return button;
+      }),
+    );
+    slots.hidden = false;
+    input.addEventListener("input", () => {
+      self.dice = parse(input.value);
+      render();
+      changed(self, "typed");
+    });
+    render();
+    return self;
+  }
+
+  /** Shows the pad; `tapped(face)` runs for a tapped face or a key 1–6 pressed on the pad. */
+  function pad(el, tapped) {
+    el.hidden = false;
+    el.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-face]");
+      if (button) tapped(Number(button.dataset.face));
+    });
+    el.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || !/^[1-6]$/.test(event.key)) return;
+      event.preventDefault();
+      tapped(Number(event.key));
+    });
+    return el;
+  }
+
+  return { roll, pad };
+})();
