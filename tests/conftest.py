@@ -1,308 +1,48 @@
-"""Fixtures for every layer: `app`, `client`, `runner` (integration, in process), and for the
-browser and end-to-end tests a session-wide `live_server`: the real `flask --app tracker serve`
-(gunicorn, several worker processes, a fresh instance folder) that `base_url` points at, a phone
-profile, and `screenshot`."""
+"""What every layer needs, and nothing that imports Flask or Playwright (the rules' unit tests
+run without either): hypothesis profiles, and the `browser` / `e2e` marks by folder.
+
+The layers' own fixtures live beside them: tests/integration/conftest.py (the app on its own
+SQLite file), tests/browser and tests/e2e (the real server and Playwright, from tests/live.py).
+"""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient, FlaskCliRunner
-from flask_migrate import upgrade
-from playwright.sync_api import BrowserType, Page, Playwright
-
-from tracker import create_app
-from tracker.extensions import db
+from hypothesis import settings
 
 TESTS_DIR = Path(__file__).resolve().parent
 BROWSER_TESTS_DIR = TESTS_DIR / "browser"
 E2E_TESTS_DIR = TESTS_DIR / "e2e"
 # An end-to-end test that asks for one of these drives a browser: it is marked `browser` too.
 BROWSER_FIXTURES = frozenset({"page", "context", "browser", "new_context"})
-SCREENSHOTS_DIR = TESTS_DIR.parent / "test-results" / "screenshots"
 
-# See /work/shared/TOOLING.md: a system Chromium needs these to stay quiet and offline.
-SYSTEM_CHROMIUM_ARGS = [
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
-# The narrowest phone the app must serve; the rest of the profile is a Pixel 7.
-PHONE_VIEWPORT = {"width": 360, "height": 740}
-
-
-def make_app(directory: Path, **config: Any) -> Flask:
-    """An app with its own instance folder and SQLite file in `directory`, schema migrated."""
-    app = create_app(
-        {
-            "SECRET_KEY": "test secret key",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{directory / 'test.sqlite3'}",
-            **config,
-        },
-        instance_path=directory / "instance",
-    )
-    with app.app_context():
-        upgrade()
-    return app
+# Hypothesis: "ci" (the default) replays the same examples on every run, so a red CI is never
+# luck; "nightly" (`HYPOTHESIS_PROFILE=nightly`) draws new, and ten times more, examples each
+# run. A test's own `@settings(max_examples=...)` is scaled by the nightly profile too: see
+# `examples` below.
+NIGHTLY_FACTOR = 10
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile(
+    "nightly",
+    derandomize=False,
+    deadline=None,
+    print_blob=True,
+    max_examples=settings.default.max_examples * NIGHTLY_FACTOR,
+)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+settings.load_profile(PROFILE)
 
 
-def dispose_engines(app: Flask) -> None:
-    """Close the pooled SQLite connections, so none is left for the garbage collector."""
-    with app.app_context():
-        for engine in db.engines.values():
-            engine.dispose()
+def examples(count: int) -> int:
+    """`max_examples` for a test that sets its own: `count` on CI, ten times more nightly."""
+    return count * NIGHTLY_FACTOR if PROFILE == "nightly" else count
 
 
-@pytest.fixture
-def app_config() -> dict[str, Any]:
-    """Extra config for `app`. Override it per test or module, e.g. to turn CSRF off:
-    `@pytest.mark.parametrize("app_config", [{"WTF_CSRF_ENABLED": False}])`."""
-    return {}
-
-
-@pytest.fixture
-def app(tmp_path: Path, app_config: dict[str, Any]) -> Iterator[Flask]:
-    """A fresh app on a fresh, migrated SQLite file in `tmp_path`, TESTING and CSRF on."""
-    app = make_app(tmp_path, TESTING=True, **app_config)
-    yield app
-    dispose_engines(app)
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
-@pytest.fixture
-def runner(app: Flask) -> FlaskCliRunner:
-    return app.test_cli_runner()
-
-
-@dataclass(frozen=True)
-class LiveServer:
-    """`flask --app tracker serve` running for real (gunicorn, `SERVE_WORKERS` worker processes,
-    a fresh instance folder, the environment a user's shell would give it).
-
-    `url` for browsers and HTTP clients; `app` (built on the same instance folder and SQLite
-    file) to set up data with `with live_server.app.app_context(): ...`; `flask(...)` to run
-    another `flask --app tracker` command against the same installation; `log_path` holds the
-    server's stdout and stderr."""
-
-    url: str
-    app: Flask
-    instance_path: Path
-    log_path: Path
-    env: dict[str, str]
-
-    def flask(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        """`flask --app tracker ARGS` with the server's environment; fails the test if it fails."""
-        result = subprocess.run(
-            [str(FLASK), "--app", "tracker", *args],
-            cwd=REPO_ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-        if result.returncode != 0:
-            pytest.fail(f"flask {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
-        return result
-
-    def log_tail(self, lines: int = 60) -> str:
-        return log_tail(self.log_path, lines)
-
-
-REPO_ROOT = TESTS_DIR.parent
-FLASK = Path(sys.executable).parent / "flask"
-SERVE_WORKERS = 3
-SERVE_START_TIMEOUT = 30.0
-# The variables a developer's shell may carry that would point `serve` elsewhere than the
-# fresh instance folder (or change how Flask loads the app).
-SERVE_ENV_DROPPED = ("DATABASE_URL", "SECRET_KEY")
-
-_served: list[LiveServer] = []  # the running server, for the log tail in failure reports
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def log_tail(path: Path, lines: int = 60) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return "(no log)"
-    return "\n".join(text.splitlines()[-lines:])
-
-
-def serve_environment(instance_path: Path) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in SERVE_ENV_DROPPED and not key.startswith("FLASK_")
-    }
-    env["KOSCI_INSTANCE_PATH"] = str(instance_path)
-    return env
-
-
-def wait_for_health(url: str, process: subprocess.Popen[bytes], log_path: Path) -> None:
-    deadline = time.monotonic() + SERVE_START_TIMEOUT
-    last_error = "no answer yet"
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(
-                f"flask serve exited with {process.returncode} before answering /healthz:\n"
-                + log_tail(log_path)
-            )
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-                last_error = f"status {answer.status}"
-        except OSError as exc:  # refused while gunicorn binds, or an HTTP error
-            last_error = str(exc)
-        time.sleep(0.1)
-    pytest.fail(
-        f"flask serve did not answer /healthz within {SERVE_START_TIMEOUT:.0f} s ({last_error}):\n"
-        + log_tail(log_path)
-    )
-
-
-def stop_process_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the server's process group (gunicorn's arbiter and its workers), then SIGKILL
-    if it has not stopped after a few seconds."""
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=8)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)  # stray workers, if the arbiter died first
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)
-
-
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The real `flask --app tracker serve` as a subprocess in its own process group, on a free
-    port, with a fresh instance folder; one for the whole session. Like production: CSRF on,
-    several worker processes, errors logged to its log file."""
-    directory = tmp_path_factory.mktemp("serve")
-    instance_path = directory / "instance"
-    log_path = directory / "serve.log"
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = serve_environment(instance_path)
-    command = [
-        str(FLASK),
-        "--app",
-        "tracker",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        str(SERVE_WORKERS),
-    ]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            cwd=REPO_ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    app = None
-    try:
-        wait_for_health(url, process, log_path)
-        # The same installation seen from this process: the same SQLite file, the same key.
-        app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance_path / 'kosci.sqlite3'}"},
-            instance_path=instance_path,
-        )
-        server = LiveServer(url, app, instance_path, log_path, env)
-        _served.append(server)
-        yield server
-    finally:
-        _served.clear()
-        stop_process_group(process)
-        if app is not None:
-            dispose_engines(app)
-
-
-@pytest.fixture(scope="session")
-def base_url(live_server: LiveServer) -> str:
-    """Relative URLs in `page.goto("/")` go to `flask serve`."""
-    return live_server.url
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(
-    browser_type_launch_args: dict[str, Any], browser_type: BrowserType
-) -> dict[str, Any]:
-    """Playwright's own Chromium when installed, else the system's (`$CHROMIUM_PATH`, then
-    `chromium` on PATH): `playwright install` cannot download browsers everywhere."""
-    if browser_type.name != "chromium" or Path(browser_type.executable_path).exists():
-        return browser_type_launch_args
-    system_chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
-    if not system_chromium:
-        return browser_type_launch_args  # Playwright's error then says how to install one
-    return {
-        **browser_type_launch_args,
-        "executable_path": system_chromium,
-        "args": [*browser_type_launch_args.get("args", []), *SYSTEM_CHROMIUM_ARGS],
-    }
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(
-    browser_context_args: dict[str, Any], playwright: Playwright
-) -> dict[str, Any]:
-    """A Pixel 7 (touch, mobile user agent, pixel ratio) narrowed to 360 px, in Polish."""
-    phone = dict(playwright.devices["Pixel 7"])
-    phone.pop("default_browser_type", None)
-    return {
-        **browser_context_args,
-        **phone,
-        "viewport": PHONE_VIEWPORT,
-        "screen": PHONE_VIEWPORT,
-        "locale": "pl-PL",
-    }
-
-
-@pytest.fixture
-def screenshot() -> Callable[[Page, str], Path]:
-    """`screenshot(page, "home")` saves the whole page as test-results/screenshots/home.png."""
-
-    def take(page: Page, name: str) -> Path:
-        path = SCREENSHOTS_DIR / f"{name}.png"
-        page.screenshot(path=path, full_page=True)
-        return path
-
-    return take
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {PROFILE}"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -313,12 +53,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
             if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
                 item.add_marker(pytest.mark.browser)  # an end-to-end test with phones
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
-    """A failed test that used `flask serve` reports the tail of the server's log."""
-    report = yield
-    if report.failed and _served and "live_server" in getattr(item, "fixturenames", ()):
-        report.sections.append(("flask serve log (last lines)", _served[0].log_tail()))
-    return report

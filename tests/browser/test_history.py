@@ -12,8 +12,8 @@ import re
 import uuid
 from pathlib import Path
 
-from conftest import LiveServer
 from history_builders import build_family
+from live import LiveServer
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import check_password_hash
 
 from tracker.extensions import db
 from tracker.models import Account, ApiToken, LoginFailure
@@ -59,18 +59,6 @@ def signed_in(client: FlaskClient) -> bool:
     return client.get(ACCOUNT).status_code == 200
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One PBKDF2 round instead of scrypt: these tests are about the flow, and a real hash
-    costs 0.2 s a sign-in. The test that the password is stored hashed uses the real one."""
-    monkeypatch.setattr(
-        accounts,
-        "generate_password_hash",
-        lambda password: generate_password_hash(password, method="pbkdf2:sha256:1"),
-    )
-    monkeypatch.setattr(accounts, "_DUMMY_HASH", generate_password_hash("x", "pbkdf2:sha256:1"))
-
-
 @pytest.fixture
 def account(app: Flask) -> None:
     """An account "Kowalscy" with `PASSWORD`, made through the service (nobody signed in)."""
@@ -93,7 +81,8 @@ def test_sign_up_creates_the_account_and_signs_in(client: FlaskClient):
 def test_the_password_is_stored_hashed_never_as_plain_text(
     app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(accounts, "generate_password_hash", generate_password_hash)  # the real one
+    # The real method: `app` hashes with one PBKDF2 round (tests/integration/apps.py).
+    monkeypatch.setitem(app.config, "PASSWORD_HASH_METHOD", accounts.DEFAULT_HASH_METHOD)
     sign_up(client)
 
     with app.app_context():

@@ -1,6 +1,7 @@
-"""The arbiter page /sedzia (Tabela) and /sedzia/poker: the decisions of DECISIONS.md about a
-single roll or a poker round, as the page shows them, and every bad input shown next to its
-control (never a 500).
+"""The arbiter page /sedzia (Tabela) and /sedzia/poker: the form, the decisions of DECISIONS.md
+about a single roll or a poker round as the page shows them, and every bad input shown next to
+its control (never a 500). What the rules decide for every case of the tables is asked of them
+directly in tests/unit/test_arbiter_decisions.py and tests/unit/test_score_decisions.py.
 
 Assertions read the stable hooks the templates render (`data-field`, `data-column`,
 `data-points`, `data-allowed`, `data-flag`, `data-total`, `data-place`...), not the layout.
@@ -8,29 +9,24 @@ Assertions read the stable hooks the templates render (`data-field`, `data-colum
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from flask.testing import FlaskClient
+from unit.arbiter_cases import CASES, GENERAL_50_SIXES, LOWER_FULL, Case
 
 from tracker.rules import STANDARD
+
+# These endpoints write nothing: one app for the module.
+pytestmark = pytest.mark.shared_app
 
 TABLE = "/sedzia"
 POKER = "/sedzia/poker"
 
 VOID_TAGS = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-LOWER_FULL = {
-    "three_of_a_kind": 0,
-    "four_of_a_kind": 0,
-    "full_house": 0,
-    "small_straight": 0,
-    "large_straight": 0,
-    "chance": 0,
-}
-GENERAL_50_SIXES = {"five_of_a_kind": 50, "sixes": 30}
 UPPER_63 = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18}
 
 
@@ -209,211 +205,17 @@ def test_entered_values_are_kept(client: FlaskClient):
 # --- Tabela: the decisions of DECISIONS.md about a single roll -----------------------------
 
 
-@dataclass(frozen=True)
-class Expect:
-    points: int
-    allowed: bool = True
-    extra_bonus: int | None = None
-    gain: int | None = None
-    best: bool | None = None
-    says: str | None = None  # shown in the row (its note or the reason it is refused)
+# Every case is asked of the rules in tests/unit/test_arbiter_decisions.py; the page renders
+# these, one per kind of row: a joker with +100, fields refused, three columns.
+ON_THE_PAGE = {
+    "joker_with_general_50_earns_plus_100",
+    "joker_must_go_to_the_lower_section",
+    "triple_large_straight_in_column_3_is_420",
+}
+PAGE_CASES = [case for case in CASES if case.id in ON_THE_PAGE]
 
 
-@dataclass(frozen=True)
-class Case:
-    id: str
-    variant: str
-    dice: str
-    sheet: tuple[dict[str, int], ...]
-    rows: dict[tuple[int, str], Expect]
-    flags: frozenset[str] = frozenset()
-    notes: tuple[str, ...] = ()
-    options: dict[str, str] = field(default_factory=dict)
-
-
-REFUSED_UPPER = "Joker musi trafić do wolnego pola dolnej części"
-
-CASES = [
-    Case(
-        "joker_with_general_50_earns_plus_100",
-        "standard",
-        "66666",
-        (GENERAL_50_SIXES,),
-        {
-            (0, "full_house"): Expect(25, extra_bonus=100, gain=125, says="ful liczy się za 25"),
-            (0, "small_straight"): Expect(30, extra_bonus=100),
-            (0, "large_straight"): Expect(40, extra_bonus=100, gain=140, best=True),
-            (0, "chance"): Expect(30, extra_bonus=100, best=False),
-        },
-        flags=frozenset({"joker", "extra-bonus"}),
-        notes=("+100: kolejny generał", "Joker (6-6-6-6-6)"),
-    ),
-    Case(
-        "joker_with_general_0_earns_no_plus_100",
-        "standard",
-        "66666",
-        ({"five_of_a_kind": 0, "sixes": 30},),
-        {
-            (0, "full_house"): Expect(25, extra_bonus=0, gain=25),
-            (0, "large_straight"): Expect(40, extra_bonus=0, gain=40),
-        },
-        flags=frozenset({"joker"}),
-        notes=("Bez premii +100: premię daje tylko 50 w polu Generał, a tu jest 0.",),
-    ),
-    Case(
-        "plus_100_also_when_written_as_0",
-        "standard",
-        "66666",
-        ({"five_of_a_kind": 50},),
-        {
-            (0, "full_house"): Expect(0, extra_bonus=100, gain=100),
-            (0, "ones"): Expect(0, extra_bonus=100, gain=100),
-            (0, "sixes"): Expect(30, extra_bonus=100, gain=130),
-        },
-        flags=frozenset({"extra-bonus"}),
-        notes=("także za 0", "To nie joker: pole Szóstki jest wolne"),
-    ),
-    Case(
-        "five_sixes_with_sixes_free_are_no_joker_so_no_full_house",
-        "standard",
-        "66666",
-        ({"five_of_a_kind": 0},),
-        {
-            (0, "full_house"): Expect(
-                0,
-                extra_bonus=0,
-                says="Pięć jednakowych to nie ful: jako zwykły rzut daje tu 0. Jokerem byłby "
-                "dopiero, gdy pola Generał i Szóstki są zajęte.",
-            ),
-            (0, "large_straight"): Expect(0),
-            (0, "sixes"): Expect(30, best=True),
-        },
-        notes=("To nie joker",),
-    ),
-    Case(
-        "joker_must_go_to_the_lower_section",
-        "standard",
-        "66666",
-        ({"five_of_a_kind": 0, "sixes": 30},),
-        {
-            (0, "ones"): Expect(0, allowed=False, extra_bonus=0, says=REFUSED_UPPER),
-            (0, "twos"): Expect(0, allowed=False),
-            (0, "fives"): Expect(0, allowed=False),
-            (0, "three_of_a_kind"): Expect(30),
-        },
-        flags=frozenset({"joker"}),
-    ),
-    Case(
-        "lower_section_full_so_the_joker_goes_to_the_upper_as_0",
-        "standard",
-        "66666",
-        ({**LOWER_FULL, **GENERAL_50_SIXES},),
-        {
-            (0, "ones"): Expect(0, extra_bonus=100, gain=100, says="Dolna część jest pełna"),
-            (0, "fives"): Expect(0, extra_bonus=100),
-        },
-        flags=frozenset({"joker", "extra-bonus"}),
-    ),
-    Case(
-        "ordered_only_the_next_field",
-        "ordered",
-        "33345",
-        ({"ones": 3, "twos": 6},),
-        {
-            (0, "threes"): Expect(9, best=True),
-            (0, "fours"): Expect(
-                4, allowed=False, says="Gra po kolei: teraz wpisujesz do pola Trójki."
-            ),
-            (0, "chance"): Expect(18, allowed=False),
-        },
-    ),
-    Case(
-        "ordered_bonus_threshold_42",
-        "ordered",
-        "66662",
-        ({"ones": 2, "twos": 4, "threes": 6, "fours": 8, "fives": 10},),
-        {(0, "sixes"): Expect(24, gain=59)},
-        options={"bonus_threshold": "42"},
-    ),
-    Case(
-        "scandinavian_full_house_is_two_pairs_16",
-        "scandinavian",
-        "33355",
-        ({},),
-        {
-            (0, "pair"): Expect(10),
-            (0, "two_pairs"): Expect(16),
-            (0, "three_of_a_kind"): Expect(9),
-            (0, "full_house"): Expect(19),
-        },
-    ),
-    Case(
-        "scandinavian_small_straight_is_exactly_1_to_5",
-        "scandinavian",
-        "12345",
-        ({},),
-        {(0, "small_straight"): Expect(15), (0, "large_straight"): Expect(0)},
-    ),
-    Case(
-        "scandinavian_2_to_6_is_no_small_straight",
-        "scandinavian",
-        "23456",
-        ({},),
-        {
-            (0, "small_straight"): Expect(0, says="dokładnie 1-2-3-4-5"),
-            (0, "large_straight"): Expect(20),
-        },
-    ),
-    Case(
-        "scandinavian_no_joker_and_no_plus_100",
-        "scandinavian",
-        "66666",
-        (GENERAL_50_SIXES,),
-        {
-            (0, "full_house"): Expect(0, extra_bonus=0, says="generał nie jest jokerem"),
-            (0, "ones"): Expect(0, allowed=True, extra_bonus=0),
-            (0, "four_of_a_kind"): Expect(24),
-        },
-        notes=("nie dają premii i nie są jokerami",),
-    ),
-    Case(
-        "triple_large_straight_in_column_3_is_420",
-        "triple",
-        "66666",
-        (GENERAL_50_SIXES, GENERAL_50_SIXES, GENERAL_50_SIXES),
-        {
-            (2, "large_straight"): Expect(40, extra_bonus=100, gain=420, best=True),
-            (1, "large_straight"): Expect(40, extra_bonus=100, gain=280, best=False),
-            (0, "large_straight"): Expect(40, extra_bonus=100, gain=140),
-            (2, "ones"): Expect(0, allowed=False, says=REFUSED_UPPER),
-        },
-        flags=frozenset({"joker", "extra-bonus"}),
-        notes=("Premię mnoży się tak jak kolumnę",),
-    ),
-    Case(
-        "triple_no_plus_100_while_a_general_is_0",
-        "triple",
-        "66666",
-        (GENERAL_50_SIXES, GENERAL_50_SIXES, {"five_of_a_kind": 0, "sixes": 30}),
-        {(2, "large_straight"): Expect(40, extra_bonus=0, gain=120)},
-        flags=frozenset({"joker"}),
-        notes=("Bez premii +100: premię daje tylko 50 w polu Generał we wszystkich kolumnach.",),
-    ),
-    Case(
-        "triple_no_plus_100_or_joker_until_all_three_generals_are_filled",
-        "triple",
-        "66666",
-        (GENERAL_50_SIXES, GENERAL_50_SIXES, {}),
-        {
-            (2, "five_of_a_kind"): Expect(50, extra_bonus=0, gain=150, best=True),
-            (0, "full_house"): Expect(0, extra_bonus=0, says="we wszystkich trzech kolumnach"),
-        },
-        notes=("dopiero, gdy we wszystkich trzech polach Generał jest 50",),
-    ),
-]
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", PAGE_CASES, ids=lambda c: c.id)
 def test_arbiter_shows_what_the_roll_scores(client: FlaskClient, case: Case):
     page = get_table(client, case.variant, case.dice, *case.sheet, **case.options)
 
@@ -502,15 +304,11 @@ def test_triple_totals_are_multiplied_per_column(client: FlaskClient):
 # --- Tabela: errors next to their control, everything entered kept --------------------------
 
 
+# The messages for other bad dice: tests/unit/test_score_decisions.py.
 @pytest.mark.parametrize(
     ("dice", "message"),
-    [
-        ("1237", "Potrzeba dokładnie pięciu kości, podano 4."),
-        ("12375", "Kość ma oczka od 1 do 6, a nie 7."),
-        ("abcde", "Podaj pięć kości: cyfry od 1 do 6."),
-        ("²²²²²", "Podaj pięć kości: cyfry od 1 do 6."),
-    ],
-    ids=["four_dice", "a_seven", "letters", "superscripts"],
+    [("1237", "Potrzeba dokładnie pięciu kości, podano 4.")],
+    ids=["four_dice"],
 )
 def test_bad_dice_are_shown_next_to_the_dice(client: FlaskClient, dice: str, message: str):
     page = get_table(client, "standard", dice, {"sixes": 18})
@@ -654,14 +452,11 @@ def test_poker_tab_renders_two_empty_hands(client: FlaskClient):
     assert not page.has_results
 
 
+# The other tie-breaks of the rulebook: tests/unit/test_arbiter_decisions.py.
 @pytest.mark.parametrize(
     ("winner", "loser", "says"),
-    [
-        ("23456", "12345", "2-3-4-5-6 wygrywa z 1-2-3-4-5"),
-        ("55331", "55226", "5-5-3-3-1 wygrywa z 5-5-2-2-6"),
-        ("33322", "22266", "3-3-3-2-2 wygrywa z 2-2-2-6-6"),
-    ],
-    ids=["higher_straight", "two_pairs_lower_pair_decides", "full_house_three_first"],
+    [("55331", "55226", "5-5-3-3-1 wygrywa z 5-5-2-2-6")],
+    ids=["two_pairs_lower_pair_decides"],
 )
 def test_poker_rulebook_tie_breaks(client: FlaskClient, winner: str, loser: str, says: str):
     page = get_poker(client, ("Ola", loser), ("Ala", winner))

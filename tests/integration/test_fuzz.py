@@ -25,7 +25,7 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 import pytest
-from conftest import dispose_engines, make_app
+from conftest import examples as scaled
 from flask import Flask
 from flask.testing import FlaskClient
 from history_builders import PASSWORD, build_family, new_account
@@ -34,13 +34,15 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
-from werkzeug.security import generate_password_hash
 from werkzeug.test import TestResponse
 
 from tracker.extensions import db
 from tracker.models import Account, Player
 from tracker.services import InvalidInput, accounts, games, stats
+from tracker.services.filters import read_filter
 from tracker.services.inputs import FIRST_DAY, LAST_DAY, whole_number
+
+from .apps import dispose_engines, make_app
 
 HUGE = "1" * 5000  # more digits than int() converts (4,300)
 OUT_OF_RANGE = "Data {day} jest poza zakresem: podaj dzień od 2.01.0001 do 30.12.9999."
@@ -78,28 +80,21 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with pytest.MonkeyPatch.context() as patch:
-        # One PBKDF2 round instead of scrypt: fuzzed sign-ups and sign-ins hash passwords.
-        patch.setattr(
-            accounts,
-            "generate_password_hash",
-            lambda password: generate_password_hash(password, method="pbkdf2:sha256:1"),
-        )
-        patch.setattr(accounts, "_DUMMY_HASH", generate_password_hash("x", "pbkdf2:sha256:1"))
-        app = make_app(tmp_path_factory.mktemp("fuzz"), TESTING=True, WTF_CSRF_ENABLED=False)
-        with app.app_context():
-            account_id = new_account("Kowalscy")
-            ids = build_family(account_id)
-            player_ids = tuple(db.session.scalars(select(Player.id).order_by(Player.id)))
-            token_row, token = accounts.create_token(account_id, "fuzz")
-            token_id = token_row.id
-        client = app.test_client()
-        signed = client.post("/logowanie", data={"name": "Kowalscy", "password": PASSWORD})
-        assert signed.status_code == 302, signed.status_code
-        cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
-        assert cookie is not None
-        yield Site(app, account_id, ids, player_ids, token, token_id, cookie.value)
-        dispose_engines(app)
+    # make_app hashes passwords with one PBKDF2 round: fuzzed sign-ups and sign-ins hash them.
+    app = make_app(tmp_path_factory.mktemp("fuzz"), TESTING=True, WTF_CSRF_ENABLED=False)
+    with app.app_context():
+        account_id = new_account("Kowalscy")
+        ids = build_family(account_id)
+        player_ids = tuple(db.session.scalars(select(Player.id).order_by(Player.id)))
+        token_row, token = accounts.create_token(account_id, "fuzz")
+        token_id = token_row.id
+    client = app.test_client()
+    signed = client.post("/logowanie", data={"name": "Kowalscy", "password": PASSWORD})
+    assert signed.status_code == 302, signed.status_code
+    cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    assert cookie is not None
+    yield Site(app, account_id, ids, player_ids, token, token_id, cookie.value)
+    dispose_engines(app)
 
 
 def field_error(html: str, field: str) -> str | None:
@@ -172,7 +167,7 @@ def test_the_stats_api_refuses_a_day_at_the_calendars_end(
 )
 def test_the_stats_service_names_the_field_of_a_day_out_of_range(given: dict[str, str], field: str):
     with pytest.raises(InvalidInput) as refused:
-        stats.make_filters(**given)
+        read_filter(**given)
 
     assert refused.value.field == field
 
@@ -180,7 +175,7 @@ def test_the_stats_service_names_the_field_of_a_day_out_of_range(given: dict[str
 @pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Etc/GMT+12", "Europe/Warsaw", "UTC"])
 def test_the_first_and_last_days_accepted_work_in_every_time_zone(site: Site, zone: str):
     """UTC+14 and UTC−12, the farthest zones from Greenwich: both ends still have bounds."""
-    filters = stats.make_filters(
+    filters = read_filter(
         since=FIRST_DAY.isoformat(), until=LAST_DAY.isoformat(), zone=ZoneInfo(zone)
     )
     with site.app.app_context():
@@ -534,7 +529,7 @@ def fuzz_route(site: Site, rule: Rule, method: str, signed_in: bool, examples: i
     api = rule.rule.startswith("/api/")
 
     @settings(
-        max_examples=examples,
+        max_examples=scaled(examples),
         deadline=None,
         database=None,
         phases=[Phase.explicit, Phase.generate, Phase.shrink],  # no slow "explain" phase

@@ -12,7 +12,6 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from conftest import dispose_engines
 from flask import Flask
 from sqlalchemy import inspect, select, text
 
@@ -21,6 +20,11 @@ from tracker.extensions import MIGRATIONS_DIR, db
 from tracker.models import Account, Game, Turn, name_key
 from tracker.services import accounts
 from tracker.services import games as game_service
+
+from .apps import dispose_engines
+
+# `app` is built by the migrations here (tests/integration/conftest.py).
+pytestmark = pytest.mark.migrations
 
 TABLES = {
     "accounts",

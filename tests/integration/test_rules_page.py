@@ -10,6 +10,9 @@ from flask.testing import FlaskClient
 
 from tracker.rules import SCANDINAVIAN, STANDARD, VARIANT_NAMES, Hand
 
+# The page writes nothing: one app for the module (tests/integration/conftest.py).
+pytestmark = pytest.mark.shared_app
+
 
 @pytest.fixture
 def page(client: FlaskClient) -> str:

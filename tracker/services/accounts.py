@@ -8,7 +8,9 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 
+from flask import current_app
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -29,8 +31,27 @@ BASE_DELAY = timedelta(seconds=5)
 MAX_DELAY = timedelta(minutes=5)
 ADDRESS_FREE_FAILURES = 20
 
-# A password check against this hash takes as long as a real one: unknown names are not faster.
-_DUMMY_HASH = generate_password_hash("not-a-real-password")
+# werkzeug's method for new password hashes, unless the config sets `PASSWORD_HASH_METHOD`
+# (the tests use one cheap PBKDF2 round; production keeps scrypt).
+DEFAULT_HASH_METHOD = "scrypt"
+
+
+def _hash_method() -> str:
+    return str(current_app.config.get("PASSWORD_HASH_METHOD") or DEFAULT_HASH_METHOD)
+
+
+def _hash_password(password: str) -> str:
+    return generate_password_hash(password, method=_hash_method())
+
+
+@cache
+def _dummy_hash(method: str) -> str:
+    """A password check against this hash takes as long as a real one made with `method`:
+    unknown names are not faster."""
+    return generate_password_hash("not-a-real-password", method=method)
+
+
+_dummy_hash(DEFAULT_HASH_METHOD)  # made at start-up: the first unknown name is not slower either
 
 
 def clean_name(raw: str | None) -> str:
@@ -48,7 +69,7 @@ def create_account(name: str, password: str) -> Account:
     key = name_key(name)
     if db.session.scalar(select(Account.id).where(Account.name_key == key)) is not None:
         raise InvalidInput("Konto o tej nazwie już istnieje.", "name")
-    account = Account(name=name, name_key=key, password_hash=generate_password_hash(password))
+    account = Account(name=name, name_key=key, password_hash=_hash_password(password))
     db.session.add(account)
     try:
         db.session.commit()
@@ -60,10 +81,6 @@ def create_account(name: str, password: str) -> Account:
 
 def has_accounts() -> bool:
     return db.session.scalar(select(Account.id).limit(1)) is not None
-
-
-def get_account(account_id: int) -> Account | None:
-    return db.session.get(Account, account_id)
 
 
 def authenticate(
@@ -80,7 +97,7 @@ def authenticate(
             f"Za dużo nieudanych prób logowania. Spróbuj ponownie za {wait} s.", "password"
         )
     account = db.session.scalar(select(Account).where(Account.name_key == key))
-    stored = account.password_hash if account else _DUMMY_HASH
+    stored = account.password_hash if account else _dummy_hash(_hash_method())
     if not check_password_hash(stored, password or "") or account is None:
         db.session.add(LoginFailure(name_key=key, remote_addr=addr, at=now))
         db.session.execute(delete(LoginFailure).where(LoginFailure.at < now - WINDOW))
