@@ -1,4 +1,4 @@
-"""Kości: the score sheet for real dice (the Polish Yahtzee family), as a Flask app."""
+"""The app factory: configuration, extensions, blueprints, errors, security headers, CLI."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def create_app(
     """
     instance_path = instance_path or os.environ.get("KOSCI_INSTANCE_PATH") or None
     app = Flask(
-        __name__,
+        "tracker",  # the package: its folder is the root of templates/, static/, instance/
         template_folder="../templates",
         static_folder="../static",
         instance_relative_config=True,
