@@ -238,10 +238,10 @@ def _stage_times(
     Each stage's time excludes the stages nested in it, so the stages add up to the request."""
     from tracker.api import games as api_games
     from tracker.extensions import db
-    from tracker.services import accounts
-    from tracker.services import games as games_service
+    from tracker.rules import TableGame as table_game
+    from tracker.services import accounts, game_view, results
+    from tracker.store import games as store
 
-    table_game = games_service.rules.TableGame
     spent: Counter[str] = Counter()
     stack: list[str] = []
     active = {"on": False, "loads": 0}
@@ -267,8 +267,8 @@ def _stage_times(
     def load_label() -> str:
         active["loads"] += 1
         if active["loads"] == 1:
-            return "services.games.load (game, seats, turns; restore)"
-        return f"services.games.load, call #{active['loads']} in the same request"
+            return "services.game_view.load_for_turn (game, seats; cache or restore)"
+        return f"services.game_view.load_for_turn, call #{active['loads']} in the same request"
 
     restore = table_game.__dict__["restore"].__func__
     patches = [
@@ -277,12 +277,13 @@ def _stage_times(
             "account_for_token",
             timed("token lookup (account_for_token)", accounts.account_for_token),
         ),
-        (games_service, "load", timed(load_label, games_service.load)),
+        (game_view, "load_for_turn", timed(load_label, game_view.load_for_turn)),
         (
-            games_service,
-            "_cache_results",
-            timed("_cache_results (totals on seats)", games_service._cache_results),
+            results,
+            "store_results",
+            timed("results.store_results (totals on seats)", results.store_results),
         ),
+        (store, "lock_game", timed("store.lock_game (the game's write lock)", store.lock_game)),
         (api_games, "game_json", timed("api.games.game_json (answer dict)", api_games.game_json)),
         (
             db.session,
@@ -290,7 +291,11 @@ def _stage_times(
             timed("db.session.commit (flush: INSERT, UPDATEs; COMMIT)", db.session.commit),
         ),
         (table_game, "restore", classmethod(timed("rules: TableGame.restore", restore))),
-        (table_game, "play", timed("rules: TableGame.play (judge the move)", table_game.play)),
+        (
+            table_game,
+            "play_turn",
+            timed("rules: TableGame.play_turn (judge the move)", table_game.play_turn),
+        ),
     ]
     saved = [(obj, name, obj.__dict__.get(name)) for obj, name, _ in patches]
     try:

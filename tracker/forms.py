@@ -8,6 +8,7 @@ from typing import Any
 from flask import request
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import ImmutableMultiDict
+from wtforms import Field
 
 # `FlaskForm()`'s default formdata: "read it from the request".
 _FROM_REQUEST = inspect.signature(FlaskForm.__init__).parameters["formdata"].default
@@ -28,6 +29,14 @@ class PageForm(FlaskForm):
             if formdata is _FROM_REQUEST and _json_only():
                 formdata = ImmutableMultiDict()
             return super().wrap_formdata(form, formdata)
+
+
+def add_error(field: Field, message: str) -> None:
+    """Show `message` under `field` of a validated form. `validate()` leaves every field's errors a
+    list (the stubs say Sequence: before validation they are an empty tuple)."""
+    errors = field.errors
+    assert isinstance(errors, list), "a field's errors are added to after validation"
+    errors.append(message)
 
 
 def _json_only() -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 from wtforms import BooleanField, Field, FieldList, HiddenField, StringField
 from wtforms.validators import ValidationError
 
-from ..forms import PageForm
+from ..forms import PageForm, add_error
 from ..models import name_key
 from ..rules import TABLE_VARIANTS, VARIANTS, AnyVariant
 from ..rules.variants import DEFAULT_TARGET_WINS, TARGET_WINS_RANGE
@@ -53,7 +53,7 @@ class NewGameForm(PageForm):
     @property
     def names(self) -> list[str]:
         """The names in seating order, empty rows left out."""
-        return [entry.data for entry in self.players.entries if (entry.data or "").strip()]
+        return [name for entry in self.players.entries if (name := entry.data) and name.strip()]
 
     @property
     def chosen(self) -> AnyVariant | None:
@@ -89,16 +89,17 @@ class NewGameForm(PageForm):
         valid = super().validate(extra_validators)
         chosen = self.chosen
         if chosen is None:
-            self.variant.errors.append("Wybierz jeden z wariantów.")
+            add_error(self.variant, "Wybierz jeden z wariantów.")
             valid = False
         if self.thresholds and self.bonus_threshold.data not in self.thresholds:
-            self.bonus_threshold.errors.append(
-                f"Próg premii może wynosić {' albo '.join(self.thresholds)}."
+            add_error(
+                self.bonus_threshold, f"Próg premii może wynosić {' albo '.join(self.thresholds)}."
             )
             valid = False
         if self.is_poker and self.target_wins.data not in TARGET_WINS:
-            self.target_wins.errors.append(
-                f"Wybierz, do ilu wygranych rund gracie: od {TARGET_WINS[0]} do {TARGET_WINS[-1]}."
+            add_error(
+                self.target_wins,
+                f"Wybierz, do ilu wygranych rund gracie: od {TARGET_WINS[0]} do {TARGET_WINS[-1]}.",
             )
             valid = False
         seen: dict[str, int] = {}
@@ -107,7 +108,7 @@ class NewGameForm(PageForm):
                 continue
             key = name_key(entry.data)
             if key in seen:
-                entry.errors.append(f"Ten gracz już siedzi przy stole (gracz {seen[key]}).")
+                add_error(entry, f"Ten gracz już siedzi przy stole (gracz {seen[key]}).")
                 valid = False
             else:
                 seen[key] = number

@@ -40,7 +40,7 @@ def join_names(names: Sequence[str]) -> str:
 def turn_text(view: GameView, turn: TurnRow) -> str:
     """A written turn as the flash and the undo button say it: "Ala – Ful 25"."""
     name = view.seats[turn.seat].player.name
-    where = cell_name(view.variant, turn.field or "", turn.column or 0)
+    where = cell_name(view.table.variant, turn.field or "", turn.column or 0)
     text = f"{name} – {where} {turn.points}"
     if turn.extra_bonus:
         text += f" (+{turn.extra_bonus})"
@@ -166,15 +166,16 @@ class ColumnStatus:
 def column_statuses(view: GameView, seat: int) -> list[ColumnStatus]:
     """The upper-bonus progress of each column of a seat's sheet."""
     result = []
-    for column, multiplier in zip(view.table.sheets[seat], view.variant.multipliers, strict=True):
-        status = upper_status(view.variant, column, view.options)
+    variant = view.table.variant
+    for column, multiplier in zip(view.table.sheets[seat], variant.multipliers, strict=True):
+        status = upper_status(variant, column, view.options)
         result.append(ColumnStatus(multiplier, status.upper, status.threshold, status.label))
     return result
 
 
 def extra_generals(view: GameView, seat: int) -> int:
     """How many +100 marks the seat's sheet carries (extra Generał bonuses)."""
-    return extra_bonus_count(view.variant, view.table.sheets[seat])
+    return extra_bonus_count(view.table.variant, view.table.sheets[seat])
 
 
 # --- the full sheet ----------------------------------------------------------------------
@@ -211,7 +212,7 @@ class FullSheet:
 
 def full_sheet(view: GameView) -> FullSheet:
     table = view.table
-    variant = view.variant
+    variant = table.variant
     seats = range(len(view.seats))
     totals = [table.totals(seat) for seat in seats]
     last = view.turns[-1] if view.turns else None

@@ -22,7 +22,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from .. import rules
-from ..forms import EmptyForm
+from ..forms import EmptyForm, add_error
 from ..rules import VARIANT_NAMES
 from ..services import Conflict, NotFound, ServiceError, games, players
 from ..services.games import GameView, NeedsConfirmation
@@ -97,7 +97,7 @@ def rename_player(player_id: int) -> ResponseReturnValue:
         except NotFound as exc:
             abort(404, exc.message)
         except ServiceError as exc:
-            form.name.errors.append(exc.message)
+            add_error(form.name, exc.message)
         else:
             if player.name != old_name:
                 flash(f"Zmieniono imię: {old_name} → {player.name}. Wyniki zostają.", "success")
@@ -140,10 +140,10 @@ def new() -> ResponseReturnValue:
             )
         except ServiceError as exc:
             if exc.field == "variant":
-                form.variant.errors.append(exc.message)
+                add_error(form.variant, exc.message)
             elif exc.field == "options":
                 options_field = form.target_wins if form.is_poker else form.bonus_threshold
-                options_field.errors.append(exc.message)
+                add_error(options_field, exc.message)
             else:
                 form.players_error = exc.message
         else:
@@ -206,7 +206,8 @@ def _render_turn(
     seat = view.current_seat
     assert seat is not None
     seat_sheet = view.table.sheets[seat]
-    many = view.variant.columns > 1
+    variant = view.table.variant
+    many = variant.columns > 1
     context = {
         "view": view,
         "seat": seat,
@@ -214,7 +215,7 @@ def _render_turn(
         "dice": "".join(map(str, dice)) if dice else "",
         "dice_error": dice_error,
         "marks": marks,
-        "grid": sheet_grid(view.variant, seat_sheet, marks) if marks and many else None,
+        "grid": sheet_grid(variant, seat_sheet, marks) if marks and many else None,
         "field_error": field_error,
         "confirm": confirm,
     }
@@ -227,8 +228,8 @@ def _render_turn(
         statuses=column_statuses(view, seat),
         generals=extra_generals(view, seat),
         last_turn=turn_text(view, last) if last else None,
-        free_fields=[f for f in view.variant.table.fields if not seat_sheet[0].is_filled(f.id)],
-        plain_grid=sheet_grid(view.variant, seat_sheet) if many else None,
+        free_fields=[f for f in variant.table.fields if not seat_sheet[0].is_filled(f.id)],
+        plain_grid=sheet_grid(variant, seat_sheet) if many else None,
     )
 
 

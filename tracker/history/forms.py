@@ -28,6 +28,7 @@ class HistoryFilterForm(Form):
         super().__init__(formdata)
         self.wariant.choices = [("", "Wszystkie warianty"), *VARIANT_NAMES.items()]
         self.gracz.choices = [("", "Wszyscy gracze"), *((str(i), n) for i, n in players)]
+        self.known_players = {str(i) for i, _ in players}  # the values of `gracz` but "all"
 
     def to_filter(self, zone: tzinfo) -> GameFilter | None:
         """The filter asked for, or None with the errors next to their fields."""
@@ -36,7 +37,7 @@ class HistoryFilterForm(Form):
             self.wariant.errors = ["Nie ma takiego wariantu. Wybierz jeden z listy."]
             variant = None
         player = self.gracz.data or None
-        known = {value for value, _ in self.gracz.choices if value}  # type: ignore[union-attr]
+        known = self.known_players
         if player is not None and player not in known:
             self.gracz.errors = ["Nie ma takiego gracza na tym koncie. Wybierz z listy."]
         chosen = None

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
-from wtforms.fields.choices import SelectChoice
+
+# types-WTForms (3.2) predates SelectChoice, new in WTForms 3.3 (tuples are deprecated there).
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 
 from ..rules import VARIANT_NAMES
 

@@ -126,13 +126,19 @@ def player_charts(report: stats.PlayerReport) -> dict[str, Any]:
     return result
 
 
+def _played_on(point: stats.TimelinePoint) -> str:
+    """The local day of a per-game point, which is at the moment its game finished."""
+    assert isinstance(point.at, datetime), "a per-game point is at a moment, not a month"
+    return local_day(point.at)
+
+
 def _timeline_chart(tl: stats.Timeline) -> Chart:
     name = VARIANT_NAMES[tl.variant]
     values = [p.value for p in tl.points]
     if tl.per_game:
         games = len(tl.points)
         mean = sum(values) / games
-        data = [(local_day(p.at), p.value, f"{decimal(p.value)} pkt") for p in tl.points]  # type: ignore[arg-type]
+        data = [(_played_on(p), p.value, f"{decimal(p.value)} pkt") for p in tl.points]
         summary = (
             f"{_games(games)}: od {decimal(min(values))} do {decimal(max(values))} pkt, "
             f"średnio {decimal(mean)}."
@@ -143,7 +149,7 @@ def _timeline_chart(tl: stats.Timeline) -> Chart:
         games = sum(p.games for p in tl.points)
         mean = sum(p.value * p.games for p in tl.points) / games
         data = [
-            (month_name(p.at), p.value, f"{decimal(p.value)} pkt ({_games(p.games)})")  # type: ignore[arg-type]
+            (month_name(p.at), p.value, f"{decimal(p.value)} pkt ({_games(p.games)})")
             for p in tl.points
         ]
         summary = (

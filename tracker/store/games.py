@@ -129,6 +129,10 @@ def _seat_row(r: Sequence[Any]) -> SeatRow:
     return SeatRow(r[0], r[1], PlayerRef(r[2], r[3]), *r[4:])
 
 
+def _turn_row(r: Sequence[Any]) -> TurnRow:
+    return TurnRow(*r)
+
+
 def lock_game(account_id: int, game_id: int) -> bool:
     """Take the game's write lock for this transaction; False when the account has no such
     game."""
@@ -156,12 +160,12 @@ def game_ids() -> list[int]:
 
 
 def turns_in_force(game_id: int) -> list[TurnRow]:
-    return [TurnRow(*r) for r in _conn().execute(_IN_FORCE, {"game_id": game_id})]
+    return [_turn_row(r) for r in _conn().execute(_IN_FORCE, {"game_id": game_id})]
 
 
 def turn_log(game_id: int) -> list[TurnRow]:
     """Every turn ever written, corrected ones included, in order of writing."""
-    return [TurnRow(*r) for r in _conn().execute(_LOG, {"game_id": game_id})]
+    return [_turn_row(r) for r in _conn().execute(_LOG, {"game_id": game_id})]
 
 
 def insert_turn(game_id: int, turn: TurnRow) -> int:
@@ -179,7 +183,10 @@ def insert_turn(game_id: int, turn: TurnRow) -> int:
             "created_at": turn.created_at,
         },
     )
-    return int(result.inserted_primary_key[0])
+    key = result.inserted_primary_key
+    # One row inserted into a table with a primary key: None only when no row was inserted.
+    assert key is not None
+    return int(key[0])
 
 
 def mark_undone(turn_id: int, at: datetime) -> None:

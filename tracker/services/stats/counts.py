@@ -23,11 +23,11 @@ from .results import MonthCount
 
 def games_by_variant(account_id: int, f: GameFilter) -> dict[str, int]:
     """Finished games per variant, most played first (then in `VARIANT_NAMES` order)."""
-    rows = db.session.execute(
+    counts = db.session.execute(
         select(Game.variant, func.count()).where(*games_in(account_id, f)).group_by(Game.variant)
     ).all()
     order = list(rules.VARIANT_NAMES)
-    rows.sort(key=lambda r: (-r[1], order.index(r[0]) if r[0] in order else len(order)))
+    rows = sorted(counts, key=lambda r: (-r[1], order.index(r[0]) if r[0] in order else len(order)))
     return {variant: count for variant, count in rows}
 
 

@@ -102,8 +102,19 @@ def figures_of(groups: Iterable[Any]) -> dict[int, dict[str, Figures]]:
         if table is None:  # poker: a seat's total is its round wins, no score
             result[pid][variant] = Figures(games=s[0], wins=s[1])
         else:
-            columns = s[0] * table.columns
-            result[pid][variant] = Figures(s[0], s[1], s[0], *s[2:5], columns, *s[5:])
+            games, wins, total_sum, best, worst, bonuses, generals, extra = s
+            result[pid][variant] = Figures(
+                games,
+                wins,
+                games,
+                total_sum,
+                best,
+                worst,
+                games * table.columns,
+                bonuses,
+                generals,
+                extra,
+            )
     return result
 
 

@@ -26,6 +26,7 @@ from .query import (
     KEY_VARIANTS,
     VARIANT_CODES,
     VARIANT_OF_CODE,
+    finished_at,
     rows,
     seats_in,
 )
@@ -85,11 +86,11 @@ def field_figures(account_id: int, f: GameFilter, player_id: int) -> list[TableF
     order = list(rules.VARIANT_NAMES)
     result = []
     for table_id in sorted(per_table, key=lambda t: list(tables).index(t)):
-        sums = per_table[table_id]
+        by_field = per_table[table_id]
         fields = [
-            FieldFigures(fd.id, fd.label, *sums[fd.id])
+            FieldFigures(fd.id, fd.label, *by_field[fd.id])
             for fd in tables[table_id].fields
-            if fd.id in sums
+            if fd.id in by_field
         ]
         result.append(TableFields(table_id, sorted(variants[table_id], key=order.index), fields))
     return result
@@ -102,12 +103,12 @@ def timeline(
     is, when the caller already knows."""
     conditions = [*seats_in(account_id, f, player_id), Game.variant == variant]
     if games is None:
-        games = db.session.scalar(
+        games = db.session.execute(
             select(func.count())
             .select_from(GameSeat)
             .join(Game, Game.id == GameSeat.game_id)
             .where(*conditions)
-        )
+        ).scalar_one()
     if games <= TIMELINE_GAMES:
         played = db.session.execute(
             select(Game.finished_at, GameSeat.total, Game.id)
@@ -115,7 +116,7 @@ def timeline(
             .where(*conditions)
             .order_by(Game.finished_at, Game.id)
         ).all()
-        points = [TimelinePoint(at, total, game_id) for at, total, game_id in played]
+        points = [TimelinePoint(finished_at(at), total, game_id) for at, total, game_id in played]
         return Timeline(variant, True, points)
     months = by_local_month(
         select(func.count(), func.sum(GameSeat.total))
@@ -162,14 +163,14 @@ def recent_games(
         RecentGame(
             game_id,
             variant,
-            finished_at,
+            finished_at(finished),
             total,
             place,
             is_winner,
             len(seats[game_id]),
             [name for name, won in seats[game_id] if won],
         )
-        for game_id, variant, finished_at, total, place, is_winner in latest
+        for game_id, variant, finished, total, place, is_winner in latest
     ]
 
 

@@ -43,7 +43,7 @@ def feats(
     reached = [and_(Game.variant == v, GameSeat.total == total) for v, total in best.items()]
     if generals:
         reached.append(GameSeat.generals == generals)
-    holders = rows(
+    candidates = rows(
         select(
             Game.variant,
             GameSeat.total,
@@ -58,7 +58,7 @@ def feats(
         .where(*seats_in(account_id, f, player_id), IS_TABLE, or_(*reached))
     )
     # The first to reach a record holds it: the game that finished first, the earlier seat.
-    holders.sort(key=lambda r: (r[5], r[4], r[6]))
+    holders = sorted(candidates, key=lambda r: (r[5], r[4], r[6]))
     first_total: dict[str, Any] = {}
     first_generals = None
     for variant, total, most, *holder, _ in holders:

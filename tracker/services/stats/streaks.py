@@ -7,6 +7,7 @@ A winning streak is of games won against someone: one-player games neither exten
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
@@ -15,7 +16,7 @@ from sqlalchemy import String, case, cast, func, select
 from ...extensions import db
 from ...models import Game, GameSeat
 from ..filters import GameFilter
-from .query import games_in, names, rows, sort_key
+from .query import finished_at, games_in, names, rows, sort_key
 from .results import Pair, Streak
 
 # A row of `game_results`: a game's id, the ids of its players and of its winners, each list
@@ -30,7 +31,7 @@ def _id_list(column: Any) -> Any:
     return func.group_concat(column)
 
 
-def game_results(account_id: int, f: GameFilter) -> list[GameResult]:
+def game_results(account_id: int, f: GameFilter) -> Sequence[GameResult]:
     """One row per filtered game, in the order the games finished.
 
     A winning streak is a sequence: counting one needs every game of a player in order, which
@@ -63,7 +64,7 @@ def longest_streaks(
     return streaks_of(game_results(account_id, f), player_id)
 
 
-def streaks_of(results: list[GameResult], player_id: int | None = None) -> dict[int, Streak]:
+def streaks_of(results: Sequence[GameResult], player_id: int | None = None) -> dict[int, Streak]:
     """Each player's longest winning streak in the rows of `game_results` (see
     `longest_streaks`)."""
     only = None if player_id is None else str(player_id)
@@ -86,7 +87,9 @@ def streaks_of(results: list[GameResult], player_id: int | None = None) -> dict[
     return _dated(best, results)
 
 
-def _dated(best: dict[str, tuple[int, int, int]], results: list[GameResult]) -> dict[int, Streak]:
+def _dated(
+    best: dict[str, tuple[int, int, int]], results: Sequence[GameResult]
+) -> dict[int, Streak]:
     """The streaks found, with their players' names and the moments they began and ended."""
     if not best:
         return {}
@@ -101,8 +104,8 @@ def _dated(best: dict[str, tuple[int, int, int]], results: list[GameResult]) -> 
             int(p),
             who[int(p)],
             n,
-            moments[results[first][0]],
-            moments[results[last][0]],
+            finished_at(moments[results[first][0]]),
+            finished_at(moments[results[last][0]]),
         )
         for p, (n, first, last) in best.items()
     }
@@ -114,7 +117,7 @@ def head_to_head(account_id: int, f: GameFilter, player_id: int | None = None) -
     return pairs_of(game_results(account_id, f), player_id)
 
 
-def pairs_of(results: list[GameResult], player_id: int | None = None) -> list[Pair]:
+def pairs_of(results: Sequence[GameResult], player_id: int | None = None) -> list[Pair]:
     """Head-to-head from the rows of `game_results`, each pair facing `player_id` if given,
     else in Polish alphabetical order."""
     # Games with the same players and winners count the same: add those up first.
