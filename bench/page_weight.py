@@ -52,13 +52,13 @@ def main() -> int:
             from flask_migrate import upgrade
 
             upgrade()
-            account = accounts.create_account("Waga", "sekret123")
+            account = accounts.create_account("Waga", "sekretne hasło 123")
             ids = {
                 v: games.create_game(account.id, v, ["Ala", "Ola", "Ela", "Jan"]).id
                 for v in ("standard", "ordered", "scandinavian", "triple")
             }
         client = app.test_client()
-        client.post("/logowanie", data={"name": "Waga", "password": "sekret123"})
+        client.post("/logowanie", data={"name": "Waga", "password": "sekretne hasło 123"})
         worst = 0
         for variant, game_id in ids.items():
             page = client.get(f"/gry/{game_id}?dice=66653&seq=1", headers=BROWSER)

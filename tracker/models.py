@@ -12,7 +12,7 @@ from flask_login import UserMixin
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db, login_manager
+from .extensions import Model, login_manager
 
 
 def utcnow() -> datetime:
@@ -28,7 +28,7 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-class Account(UserMixin, db.Model):
+class Account(UserMixin, Model):
     """A household or club: everything else belongs to one account."""
 
     __tablename__ = "accounts"
@@ -42,8 +42,30 @@ class Account(UserMixin, db.Model):
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
+    @property
+    def session_key(self) -> str | None:
+        """Not a column: the key of the browser session this object was signed in with or
+        loaded for (`tracker.services.accounts`), None when it was loaded another way."""
+        return getattr(self, "_session_key", None)
 
-class Player(db.Model):
+    @session_key.setter
+    def session_key(self, key: str | None) -> None:
+        self._session_key = key
+
+    def get_id(self) -> str:
+        """What Flask-Login keeps in the session cookie and the remember cookie: the account and
+        its browser session, `"<id>:<key>"`. The user loader accepts it only while that session
+        is open (`accounts.account_for_session`), so signing out, "sign out everywhere" and a
+        password change end every copy of the cookies. An account signed in without a session
+        of its own (sign-up) gets one here."""
+        if self.session_key is None:
+            from .services import accounts  # the services import the models
+
+            self.session_key = accounts.open_session(self.id)
+        return f"{self.id}:{self.session_key}"
+
+
+class Player(Model):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("account_id", "name_key"),)
 
@@ -54,7 +76,7 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
     __table_args__ = (
         Index("ix_games_account_started", "account_id", "started_at"),
@@ -96,7 +118,7 @@ class Game(db.Model):
         return self.finished_at is not None
 
 
-class GameSeat(db.Model):
+class GameSeat(Model):
     """A player at a game, in seating order (seat 0 starts)."""
 
     __tablename__ = "game_seats"
@@ -139,7 +161,7 @@ class GameSeat(db.Model):
     player: Mapped[Player] = relationship(lazy="joined")
 
 
-class Turn(db.Model):
+class Turn(Model):
     """One written turn: the dice entered and the field chosen. Undo marks it, never deletes it."""
 
     __tablename__ = "turns"
@@ -172,7 +194,7 @@ class Turn(db.Model):
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     """A bearer token for the game API. Only its SHA-256 is stored."""
 
     __tablename__ = "api_tokens"
@@ -191,10 +213,12 @@ class ApiToken(db.Model):
     revoked_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
-class LoginFailure(db.Model):
+class LoginFailure(Model):
     """A failed sign-in, kept a short while to slow down password guessing."""
 
     __tablename__ = "login_failures"
+    # Sign-in is slowed down per (name, address) and per address (services/accounts.py).
+    __table_args__ = (Index("ix_login_failures_addr_name_at", "remote_addr", "name_key", "at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name_key: Mapped[str] = mapped_column(String(60), index=True)
@@ -202,6 +226,74 @@ class LoginFailure(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
+class AccountSession(Model):
+    """A browser signed in to an account (its session cookie and remember cookie both name it).
+    Signing out closes it; "sign out everywhere", a password change or reset close the account's
+    others. Only the SHA-256 of its key is stored."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class AuditEvent(Model):
+    """What happened to an account's security and data, for the person who runs the server
+    (`flask --app tracker audit`). Never a password, a token or a session key."""
+
+    __tablename__ = "audit_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True, default=None
+    )
+    event: Mapped[str] = mapped_column(String(40))
+    remote_addr: Mapped[str] = mapped_column(String(64), default="")
+    detail: Mapped[str] = mapped_column(String(300), default="")
+
+
+class Invite(Model):
+    """A one-time code that lets one new account sign up when `KOSCI_SIGNUP=invite`. Made by a
+    signed-in account (`/konto`) or by `flask --app tracker create-invite` (no account). Only the
+    SHA-256 of the code is stored; it is shown once."""
+
+    __tablename__ = "invites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by_account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True, default=None
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None] = mapped_column(default=None)
+    used_by_account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), default=None
+    )
+    used_by: Mapped[Account | None] = relationship(foreign_keys=[used_by_account_id], lazy="joined")
+
+
+class SignupAttempt(Model):
+    """A sign-up form sent (accepted or not) from an address, kept an hour to limit sign-ups
+    per address (`KOSCI_SIGNUP_PER_HOUR`)."""
+
+    __tablename__ = "signup_attempts"
+    __table_args__ = (Index("ix_signup_attempts_addr_at", "remote_addr", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    remote_addr: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
 @login_manager.user_loader
-def _load_account(account_id: str) -> Account | None:
-    return db.session.get(Account, int(account_id)) if account_id.isdigit() else None
+def _load_account(user_id: str) -> Account | None:
+    from .services import accounts  # the services import the models
+
+    return accounts.account_for_session(user_id)

@@ -13,7 +13,7 @@ def an_account_exists(live_server) -> None:
     """Signed-out visitors see the home page only once the installation has an account."""
     with live_server.app.app_context():
         if not accounts.has_accounts():
-            accounts.create_account("Rodzina testowa", "sekret123")
+            accounts.create_account("Rodzina testowa", "sekretne hasło 123")
 
 
 def test_home_page_fits_a_phone_and_leads_to_the_arbiter(page: Page, screenshot):

@@ -78,6 +78,7 @@ def test_sign_up_creates_the_account_and_signs_in(client: FlaskClient):
     assert "Konto: Kowalscy" in text(client.get(ACCOUNT))
 
 
+@pytest.mark.sqlite_only("reads the database file's bytes")
 def test_the_password_is_stored_hashed_never_as_plain_text(
     app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
@@ -101,17 +102,17 @@ def test_the_password_is_stored_hashed_never_as_plain_text(
     [
         pytest.param(
             {"name": "kowalscy", "password": PASSWORD, "confirm": PASSWORD},
-            "Konto o tej nazwie już istnieje.",
+            "Tej nazwy nie można użyć – wybierz inną.",
             id="name taken, other case",
         ),
         pytest.param(
             {"name": " KOWALSCY ", "password": PASSWORD, "confirm": PASSWORD},
-            "Konto o tej nazwie już istnieje.",
+            "Tej nazwy nie można użyć – wybierz inną.",
             id="name taken, capitals and spaces",
         ),
         pytest.param(
-            {"name": "Nowakowie", "password": "krótkie", "confirm": "krótkie"},
-            "Hasło musi mieć co najmniej 8 znaków.",
+            {"name": "Nowakowie", "password": "krótkie has", "confirm": "krótkie has"},
+            "Hasło musi mieć co najmniej 12 znaków.",
             id="short password",
         ),
         pytest.param(
@@ -336,7 +337,7 @@ def test_a_new_token_is_shown_once_listed_and_works_on_the_api(
 ):
     sign_in(client)
 
-    created = submit(client, ACCOUNT, name="Skrypt domowy")
+    created = submit(client, ACCOUNT, name="Skrypt domowy", current_password=PASSWORD)
 
     assert created.status_code == 200
     match = NEW_TOKEN.search(text(created))
@@ -367,7 +368,7 @@ def test_a_token_needs_a_name_of_at_most_60_characters(
 ):
     sign_in(client)
 
-    response = submit(client, ACCOUNT, name=name)
+    response = submit(client, ACCOUNT, name=name, current_password=PASSWORD)
 
     assert response.status_code == 400
     assert message in text(response)
@@ -378,7 +379,8 @@ def test_a_token_needs_a_name_of_at_most_60_characters(
 
 def test_revoking_a_token_stops_it_on_the_api(app: Flask, client: FlaskClient, account: None):
     sign_in(client)
-    token = NEW_TOKEN.search(text(submit(client, ACCOUNT, name="Skrypt"))).group(1)
+    created = submit(client, ACCOUNT, name="Skrypt", current_password=PASSWORD)
+    token = NEW_TOKEN.search(text(created)).group(1)
     with app.app_context():
         token_id = db.session.scalar(select(ApiToken.id))
 

@@ -29,6 +29,15 @@ class SignUpForm(PageForm):
         validators=[InputRequired("Powtórz hasło."), EqualTo("password", "Hasła się różnią.")],
         render_kw={"autocomplete": "new-password"},
     )
+    # Only with `KOSCI_SIGNUP=invite`: the view removes the field otherwise.
+    invite = StringField(
+        "Kod zaproszenia",
+        validators=[
+            InputRequired("Podaj kod zaproszenia."),
+            Length(max=100, message="To nie jest kod zaproszenia."),
+        ],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+    )
 
 
 class SignInForm(PageForm):
@@ -44,6 +53,15 @@ class SignInForm(PageForm):
     )
 
 
+def _current_password() -> PasswordField:
+    """The signed-in account's password again, before a step a borrowed phone must not take."""
+    return PasswordField(
+        "Twoje obecne hasło",
+        validators=[InputRequired("Podaj obecne hasło.")],
+        render_kw={"autocomplete": "current-password"},
+    )
+
+
 class TokenForm(PageForm):
     name = StringField(
         "Nazwa tokenu (np. skrypt domowy)",
@@ -51,4 +69,25 @@ class TokenForm(PageForm):
             InputRequired("Podaj nazwę tokenu."),
             Length(max=NAME_MAX, message=f"Nazwa tokenu może mieć najwyżej {NAME_MAX} znaków."),
         ],
+    )
+    current_password = _current_password()
+
+
+class PasswordChangeForm(PageForm):
+    current_password = _current_password()
+    new_password = PasswordField(
+        "Nowe hasło",
+        validators=[
+            InputRequired("Podaj nowe hasło."),
+            Length(min=PASSWORD_MIN, message=f"Hasło musi mieć co najmniej {PASSWORD_MIN} znaków."),
+        ],
+        render_kw={"autocomplete": "new-password"},
+    )
+    confirm = PasswordField(
+        "Powtórz nowe hasło",
+        validators=[
+            InputRequired("Powtórz nowe hasło."),
+            EqualTo("new_password", "Hasła się różnią."),
+        ],
+        render_kw={"autocomplete": "new-password"},
     )

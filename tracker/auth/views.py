@@ -2,13 +2,25 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user, logout_user
 
-from ..forms import EmptyForm
-from ..services import ServiceError, accounts
-from .forms import SignInForm, SignUpForm, TokenForm
+from ..forms import EmptyForm, add_error
+from ..models import Account
+from ..services import ServiceError, accounts, signup
+from .forms import PasswordChangeForm, SignInForm, SignUpForm, TokenForm
 
 bp = Blueprint("auth", __name__)
 
@@ -32,21 +44,54 @@ def _safe_next(target: str | None) -> str:
     return url_for("main.home")
 
 
+def start_session(account: Account) -> None:
+    """Sign this browser in to `account` after its password was checked: a new CSRF token (one
+    planted in the browser before sign-in is worth nothing after), a new server-side session
+    that signing out ends (`accounts.sign_in`, which also writes the audit log), and the
+    remember cookie."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    session.pop(field, None)
+    g.pop(field, None)
+    accounts.sign_in(account)
+    login_user(account, remember=True)
+
+
 @bp.route("/rejestracja", methods=["GET", "POST"])
 def sign_up() -> ResponseReturnValue:
     if current_user.is_authenticated:
         return redirect(url_for("main.home"))
+    policy = signup.policy()
+    if policy == "closed":
+        page = render_template(
+            "auth/sign_up.html", form=None, policy=policy, first=not accounts.has_accounts()
+        )
+        return page, 403 if request.method == "POST" else 200
     form = SignUpForm()
+    if policy != "invite":
+        del form.invite
+    elif request.method == "GET" and request.args.get("kod"):
+        form.invite.data = request.args["kod"][:100]  # the link an invite is shared as
+    status = 200
     if form.validate_on_submit():
         try:
-            account = accounts.create_account(form.name.data or "", form.password.data or "")
+            account = signup.sign_up(
+                form.name.data or "",
+                form.password.data or "",
+                request.remote_addr or "",
+                invite_code=form.invite.data if policy == "invite" else None,
+            )
         except ServiceError as exc:
-            getattr(form, exc.field or "name").errors.append(exc.message)
+            add_error(getattr(form, exc.field or "name"), exc.message)
+            status = exc.status
         else:
-            login_user(account, remember=True)
+            start_session(account)
             flash(f"Witaj, {account.name}! Konto jest gotowe.", "success")
             return redirect(url_for("main.home"))
-    return render_template("auth/sign_up.html", form=form), 400 if form.errors else 200
+    elif form.errors:
+        status = 400
+    return render_template(
+        "auth/sign_up.html", form=form, policy=policy, password_min=accounts.PASSWORD_MIN
+    ), status
 
 
 @bp.route("/logowanie", methods=["GET", "POST"])
@@ -63,10 +108,10 @@ def sign_in() -> ResponseReturnValue:
                 form.name.data or "", form.password.data or "", request.remote_addr or ""
             )
         except ServiceError as exc:
-            form.password.errors.append(exc.message)
+            add_error(form.password, exc.message)
             status = exc.status
         else:
-            login_user(account, remember=True)
+            start_session(account)
             return redirect(_safe_next(request.args.get("next")))
     elif form.errors:
         status = 400
@@ -78,9 +123,45 @@ def sign_in() -> ResponseReturnValue:
 def sign_out() -> ResponseReturnValue:
     if not EmptyForm().validate_on_submit():
         abort(400)
+    accounts.close_session(current_user)  # copies of this browser's cookies stop working too
     logout_user()
     flash("Wylogowano.", "info")
     return redirect(url_for("auth.sign_in"))
+
+
+@bp.post("/wyloguj-wszedzie")
+@login_required
+def sign_out_everywhere() -> ResponseReturnValue:
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    accounts.close_all_sessions(current_user.id)
+    logout_user()
+    flash("Wylogowano na wszystkich urządzeniach. Zaloguj się ponownie.", "info")
+    return redirect(url_for("auth.sign_in"))
+
+
+@bp.route("/konto/haslo", methods=["GET", "POST"])
+@login_required
+def change_password() -> ResponseReturnValue:
+    form = PasswordChangeForm()
+    status = 200
+    if form.validate_on_submit():
+        try:
+            accounts.change_password(
+                current_user,
+                form.current_password.data or "",
+                form.new_password.data or "",
+                request.remote_addr or "",
+            )
+        except ServiceError as exc:
+            add_error(getattr(form, exc.field or "current_password"), exc.message)
+            status = exc.status
+        else:
+            flash("Hasło zmienione. Inne urządzenia zostały wylogowane.", "success")
+            return redirect(url_for("auth.account"))
+    elif form.errors:
+        status = 400
+    return render_template("auth/password.html", form=form), status
 
 
 @bp.route("/konto", methods=["GET", "POST"])
@@ -91,10 +172,13 @@ def account() -> ResponseReturnValue:
     status = 200
     if form.validate_on_submit():
         try:
+            accounts.confirm_password(
+                current_user, form.current_password.data or "", request.remote_addr or ""
+            )
             _, new_token = accounts.create_token(current_user.id, form.name.data or "")
         except ServiceError as exc:
-            form.name.errors.append(exc.message)
-            status = 400
+            add_error(getattr(form, exc.field or "name"), exc.message)
+            status = exc.status
         else:
             form = TokenForm(formdata=None)
     elif form.errors:

@@ -1,4 +1,5 @@
-"""Accounts (a household or club), sign-in with slowed-down guessing, and API tokens."""
+"""Accounts (a household or club), sign-in with slowed-down guessing, browser sessions that
+signing out really ends, password changes and resets, and API tokens."""
 
 from __future__ import annotations
 
@@ -16,15 +17,22 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..extensions import db
-from ..models import Account, ApiToken, LoginFailure, name_key, utcnow
+from ..models import Account, AccountSession, ApiToken, LoginFailure, name_key, utcnow
+from . import audit
 from .errors import InvalidInput, NotFound, Throttled
 
 NAME_MAX = 60
-PASSWORD_MIN = 8
+# For every new password (sign-up, change, reset): OWASP ASVS 2.1.1 asks for at least 12.
+# Passwords set before keep working.
+PASSWORD_MIN = 12
+PASSWORD_TOO_SHORT = f"Hasło musi mieć co najmniej {PASSWORD_MIN} znaków."
 TOKEN_PREFIX = "kosci_"
 
 # Sign-in throttling: after FREE_FAILURES failures within WINDOW, each further attempt must
-# wait BASE_DELAY × 2^(extra failures), capped at MAX_DELAY. Per account name and per address.
+# wait BASE_DELAY × 2^(extra failures), capped at MAX_DELAY. Counted per (account name,
+# address), so that guessing from one address never locks the family's other devices out of
+# their account; and per address across all names (ADDRESS_FREE_FAILURES), so that one
+# address cannot guess at many accounts instead.
 FREE_FAILURES = 5
 WINDOW = timedelta(minutes=15)
 BASE_DELAY = timedelta(seconds=5)
@@ -65,7 +73,7 @@ def create_account(name: str, password: str) -> Account:
     if len(name) > NAME_MAX:
         raise InvalidInput(f"Nazwa konta może mieć najwyżej {NAME_MAX} znaków.", "name")
     if len(password or "") < PASSWORD_MIN:
-        raise InvalidInput(f"Hasło musi mieć co najmniej {PASSWORD_MIN} znaków.", "password")
+        raise InvalidInput(PASSWORD_TOO_SHORT, "password")
     key = name_key(name)
     if db.session.scalar(select(Account.id).where(Account.name_key == key)) is not None:
         raise InvalidInput("Konto o tej nazwie już istnieje.", "name")
@@ -99,26 +107,200 @@ def authenticate(
     account = db.session.scalar(select(Account).where(Account.name_key == key))
     stored = account.password_hash if account else _dummy_hash(_hash_method())
     if not check_password_hash(stored, password or "") or account is None:
-        db.session.add(LoginFailure(name_key=key, remote_addr=addr, at=now))
-        db.session.execute(delete(LoginFailure).where(LoginFailure.at < now - WINDOW))
+        _record_failure(key, addr, now)
+        # The name tried, never the password; the account's id when the name is one.
+        audit.record(
+            audit.SIGN_IN_FAILED,
+            account.id if account else None,
+            f"nazwa: {clean_name(name)[:NAME_MAX]}",
+        )
         db.session.commit()
         raise InvalidInput("Nieprawidłowa nazwa konta lub hasło.", "password")
-    db.session.execute(delete(LoginFailure).where(LoginFailure.name_key == key))
+    # Only this address's failures for this name: a guesser elsewhere stays slowed down.
+    db.session.execute(
+        delete(LoginFailure).where(LoginFailure.name_key == key, LoginFailure.remote_addr == addr)
+    )
     db.session.commit()
     return account
 
 
+def _record_failure(key: str, addr: str, now: datetime) -> None:
+    db.session.add(LoginFailure(name_key=key, remote_addr=addr, at=now))
+    db.session.execute(delete(LoginFailure).where(LoginFailure.at < now - WINDOW))
+
+
+def confirm_password(account: Account, password: str, remote_addr: str) -> None:
+    """Re-authentication of the signed-in account before a sensitive step (a new API token, a
+    password change): InvalidInput when `password` is not its password. Wrong guesses count
+    towards the same slowing-down as failed sign-ins: a borrowed phone cannot try many."""
+    now = utcnow()
+    addr = (remote_addr or "?")[:64]
+    wait = _throttle_wait(account.name_key, addr, now)
+    if wait:
+        raise Throttled(
+            f"Za dużo nieudanych prób. Spróbuj ponownie za {wait} s.", "current_password"
+        )
+    if not check_password_hash(account.password_hash, password or ""):
+        _record_failure(account.name_key, addr, now)
+        db.session.commit()
+        raise InvalidInput("Nieprawidłowe hasło.", "current_password")
+
+
+def change_password(account: Account, current: str, new: str, remote_addr: str) -> None:
+    """A new password for the signed-in account, after its current one: every other browser
+    signed in to the account is signed out (this one, `account.session_key`, stays)."""
+    confirm_password(account, current, remote_addr)
+    if len(new or "") < PASSWORD_MIN:
+        raise InvalidInput(PASSWORD_TOO_SHORT, "new_password")
+    account.password_hash = _hash_password(new)  # the account is in the session: it loaded it
+    _revoke_sessions(account.id, keep=account.session_key)
+    audit.record(audit.PASSWORD_CHANGED, account.id)
+    db.session.commit()
+
+
+def reset_password(name: str, new: str) -> Account:
+    """A new password set by the person who runs the server (`flask reset-password`): every
+    browser signed in to the account is signed out, and the slowing-down of its sign-ins ends."""
+    account = db.session.scalar(
+        select(Account).where(Account.name_key == name_key(clean_name(name)))
+    )
+    if account is None:
+        raise NotFound(f"Nie ma konta {name!r}.")
+    if len(new or "") < PASSWORD_MIN:
+        raise InvalidInput(PASSWORD_TOO_SHORT, "password")
+    account.password_hash = _hash_password(new)
+    _revoke_sessions(account.id)
+    db.session.execute(delete(LoginFailure).where(LoginFailure.name_key == account.name_key))
+    audit.record(audit.PASSWORD_RESET, account.id, "przez administratora serwera (CLI)")
+    db.session.commit()
+    return account
+
+
+# --- browser sessions ------------------------------------------------------------------------
+#
+# Flask-Login keeps `Account.get_id()`, "<account id>:<session key>", in the session cookie and
+# in the remember cookie. The key names a row of `sessions` (by its SHA-256): the user loader
+# accepts the cookies only while that row is open, so signing out ends this browser's session
+# even where its cookies were copied, and "sign out everywhere" ends every session of the
+# account, without signing out the family's other phones on every plain sign-out.
+
+# A session is refused once it is older than this (the remember cookie's lifetime unless the
+# config sets `REMEMBER_COOKIE_DURATION`): the remember cookie itself carries no date, so a
+# copy of it would otherwise live forever.
+DEFAULT_SESSION_LIFETIME = timedelta(days=365)
+# `last_seen_at` is written at most this often: not a write on every page.
+SEEN_EVERY = timedelta(minutes=10)
+# Closed sessions are kept this long (the audit log says who signed out), then deleted.
+KEEP_CLOSED = timedelta(days=30)
+
+
+def _session_lifetime() -> timedelta:
+    duration = current_app.config.get("REMEMBER_COOKIE_DURATION", DEFAULT_SESSION_LIFETIME)
+    return duration if isinstance(duration, timedelta) else timedelta(seconds=int(duration))
+
+
+def open_session(account_id: int) -> str:
+    """A new browser session of the account; its key (to be kept only in the signed cookies)."""
+    now = utcnow()
+    key = secrets.token_urlsafe(24)
+    db.session.execute(
+        delete(AccountSession).where(
+            AccountSession.account_id == account_id,
+            (AccountSession.revoked_at < now - KEEP_CLOSED)
+            | (AccountSession.created_at < now - _session_lifetime()),
+        )
+    )
+    db.session.add(AccountSession(account_id=account_id, key_hash=_digest(key), created_at=now))
+    db.session.commit()
+    return key
+
+
+def sign_in(account: Account) -> Account:
+    """Open a browser session for an account that has just proved its password; the audit log
+    records the sign-in. `account.get_id()` then names the new session."""
+    account.session_key = None
+    audit.record(audit.SIGN_IN, account.id)
+    account.session_key = open_session(account.id)  # commits the audit event with it
+    return account
+
+
+def account_for_session(user_id: str) -> Account | None:
+    """The account of an open session named by `user_id` ("<account id>:<key>", as
+    `Account.get_id()` makes it), or None: closed, expired, unknown, or the old form without a
+    key. Flask-Login's user loader."""
+    account_part, _, key = user_id.partition(":")
+    if not key or not account_part.isdigit() or len(account_part) > 18:
+        return None
+    now = utcnow()
+    row = db.session.execute(
+        select(Account, AccountSession.id, AccountSession.last_seen_at)
+        .join(AccountSession, AccountSession.account_id == Account.id)
+        .where(
+            AccountSession.key_hash == _digest(key),
+            AccountSession.revoked_at.is_(None),
+            AccountSession.created_at >= now - _session_lifetime(),
+            Account.id == int(account_part),
+        )
+    ).first()
+    if row is None:
+        return None
+    account, session_id, last_seen = row
+    if now - last_seen > SEEN_EVERY:
+        db.session.execute(
+            update(AccountSession).where(AccountSession.id == session_id).values(last_seen_at=now)
+        )
+        db.session.commit()
+    account.session_key = key
+    return account
+
+
+def close_session(account: Account) -> None:
+    """Sign this browser out: its session ends, wherever its cookies went."""
+    if account.session_key is not None:
+        db.session.execute(
+            update(AccountSession)
+            .where(
+                AccountSession.key_hash == _digest(account.session_key),
+                AccountSession.revoked_at.is_(None),
+            )
+            .values(revoked_at=utcnow())
+        )
+    audit.record(audit.SIGN_OUT, account.id)
+    db.session.commit()
+
+
+def close_all_sessions(account_id: int) -> int:
+    """Sign out every browser signed in to the account ("sign out everywhere"); how many."""
+    count = _revoke_sessions(account_id)
+    audit.record(audit.SIGN_OUT_EVERYWHERE, account_id, f"zamknięte sesje: {count}")
+    db.session.commit()
+    return count
+
+
+def _revoke_sessions(account_id: int, keep: str | None = None) -> int:
+    query = update(AccountSession).where(
+        AccountSession.account_id == account_id, AccountSession.revoked_at.is_(None)
+    )
+    if keep is not None:
+        query = query.where(AccountSession.key_hash != _digest(keep))
+    result = db.session.execute(query.values(revoked_at=utcnow()))
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
 def _throttle_wait(key: str, addr: str, now: datetime) -> int:
-    """Seconds still to wait before another attempt, 0 when an attempt is allowed."""
+    """Seconds still to wait before another attempt for name `key` from `addr`, 0 when an
+    attempt is allowed. Failures count per (name, address) and per address across all names,
+    never per name alone: failures from one address do not slow the account down anywhere
+    else (the index `ix_login_failures_addr_name_at` serves both counts)."""
     since = now - WINDOW
     waits = []
-    for column, value, free in (
-        (LoginFailure.name_key, key, FREE_FAILURES),
-        (LoginFailure.remote_addr, addr, ADDRESS_FREE_FAILURES),
+    for condition, free in (
+        ((LoginFailure.remote_addr == addr) & (LoginFailure.name_key == key), FREE_FAILURES),
+        (LoginFailure.remote_addr == addr, ADDRESS_FREE_FAILURES),
     ):
         count, last = db.session.execute(
             select(func.count(), func.max(LoginFailure.at)).where(
-                column == value, LoginFailure.at >= since
+                condition, LoginFailure.at >= since
             )
         ).one()
         if count >= free and last is not None:
@@ -144,6 +326,8 @@ def create_token(account_id: int, name: str) -> tuple[ApiToken, str]:
     plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(account_id=account_id, name=name, token_hash=_digest(plain), prefix=plain[:12])
     db.session.add(token)
+    db.session.flush()
+    audit.record(audit.TOKEN_CREATED, account_id, f"token {token.id} „{name}”")
     db.session.commit()
     return token, plain
 
@@ -172,6 +356,7 @@ def revoke_token(account_id: int, token_id: int) -> None:
         db.session.rollback()
         raise NotFound("Nie ma takiego tokenu.")
     digest = db.session.scalar(select(ApiToken.token_hash).where(ApiToken.id == token_id))
+    audit.record(audit.TOKEN_REVOKED, account_id, f"token {token_id}")
     db.session.commit()
     _token_cache.pop(digest or "", None)
 

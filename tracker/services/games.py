@@ -28,7 +28,7 @@ from ..models import Game, GameSeat, utcnow
 from ..store import cache
 from ..store import games as store
 from ..store.rows import TurnRow
-from . import game_view, results
+from . import audit, game_view, results
 from .errors import Conflict, InvalidInput, NotFound
 from .game_view import NO_GAME, GameView, load
 from .players import players_by_names
@@ -313,7 +313,9 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
 
 def delete_game(account_id: int, game_id: int) -> None:
     with _locked(account_id, game_id):
-        db.session.delete(get_game(account_id, game_id))
+        game = get_game(account_id, game_id)
+        audit.record(audit.GAME_DELETED, account_id, f"gra {game_id} ({game.variant})")
+        db.session.delete(game)
         db.session.commit()
     cache.drop(game_id)
 

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...models import Game, GameSeat, Player, Turn, utcnow
+from .. import audit
 from ..errors import Conflict, InvalidInput
 from .document import REFUSED, CheckedGame, Players, Refused
 from .export import require_account
@@ -93,6 +94,12 @@ def import_account(
     if timings is not None:
         timings["validate"] = checked - began
         timings["write"] = time.perf_counter() - checked
+    audit.record(
+        audit.IMPORT,
+        account_id,
+        f"gry: {games_written}, gracze: {players_written}, pominięte: {skipped}",
+        commit=True,
+    )
     return ImportResult(games=games_written, players=players_written, skipped=skipped)
 
 
