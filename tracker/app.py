@@ -10,14 +10,26 @@ from typing import Any
 
 import click
 import flask_migrate
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask.cli import FlaskGroup
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from tracker import api, arbiter, auth, games, history, main, stats, transfer
-from tracker.cli import serve_command
-from tracker.commands import create_account_command, create_token_command, recompute_command
+from tracker.api import API_PATH_PREFIX
+from tracker.cli import DEFAULT_THREADS, serve_command
+from tracker.commands import (
+    audit_command,
+    backup_command,
+    create_account_command,
+    create_invite_command,
+    create_token_command,
+    recompute_command,
+    reset_password_command,
+    restore_command,
+)
 from tracker.errors import KosciRequest, render_error
 from tracker.extensions import (
     COMPRESS_MIMETYPES,
@@ -26,8 +38,10 @@ from tracker.extensions import (
     db,
     login_manager,
     migrate,
+    sqlite_file_created_private,
     use_sqlite_pragmas,
 )
+from tracker.services import signup
 from tracker.web import register_web
 
 DATABASE_FILE = "kosci.sqlite3"
@@ -41,10 +55,11 @@ def create_app(
 ) -> Flask:
     """Build the app.
 
-    Configuration comes from the environment (`DATABASE_URL`, `SECRET_KEY`), then from
-    `test_config`, which overrides it. The instance folder (the database, the generated secret
-    key) is `instance_path`, else `$KOSCI_INSTANCE_PATH`, else Flask's default: the top-level
-    `instance/` folder of an editable install.
+    Configuration comes from the environment (`DATABASE_URL`, `SECRET_KEY`, `KOSCI_TIMEZONE`,
+    `KOSCI_PROXY_HOPS`, `KOSCI_HTTPS`), then from `test_config`, which overrides it. The
+    instance folder (the database, the generated secret key) is `instance_path`, else
+    `$KOSCI_INSTANCE_PATH`, else Flask's default: the top-level `instance/` folder of an
+    editable install.
     """
     instance_path = instance_path or os.environ.get("KOSCI_INSTANCE_PATH") or None
     app = Flask(
@@ -86,36 +101,185 @@ class RowIdConverter(IntegerConverter):
     """`<int:...>` limited to what SQLite can store: a larger id in a URL is a 404, not a
     driver OverflowError (500)."""
 
+    max_id = 2**63 - 1
+
     def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:  # noqa: A002
-        kwargs.setdefault("max", 2**63 - 1)
+        kwargs.setdefault("max", self.max_id)
         super().__init__(map, *args, **kwargs)
 
 
+class PostgresRowIdConverter(RowIdConverter):
+    """The same on PostgreSQL, whose INTEGER ids are 32 bits: a larger id would be a
+    NumericValueOutOfRange error (500), not a row that does not exist."""
+
+    max_id = 2**31 - 1
+
+
+def _uses_postgresql(app: Flask) -> bool:
+    return str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql")
+
+
 def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
-    app.url_map.converters["int"] = RowIdConverter
-    os.makedirs(app.instance_path, exist_ok=True)
+    _make_instance_folder(app)
     default_database_url = "sqlite:///" + os.path.join(app.instance_path, DATABASE_FILE)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL") or default_database_url,
         SECRET_KEY=os.environ.get("SECRET_KEY") or None,
         # Dates are shown, and filtered, in the family's time zone.
         KOSCI_TIMEZONE=os.environ.get("KOSCI_TIMEZONE") or "Europe/Warsaw",
+        # Automatic daily backups by `serve` (tracker/backup.py): off unless a folder is given.
+        KOSCI_BACKUP_DIR=os.environ.get("KOSCI_BACKUP_DIR") or None,
+        KOSCI_BACKUP_KEEP=os.environ.get("KOSCI_BACKUP_KEEP") or None,
         # A game lasts longer than Flask-WTF's default hour: a form left open on a phone
         # must still submit, so the token lives as long as the session.
         WTF_CSRF_TIME_LIMIT=None,
         # Score sheets are small; refuse anything that is not.
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
+        # Flask-Login's "remember me" cookie (every sign-in sets it): never sent by a
+        # cross-site form post, never readable by script.
+        REMEMBER_COOKIE_SAMESITE="Lax",
+        REMEMBER_COOKIE_HTTPONLY=True,
+        # Behind a reverse proxy: how many proxies in front of the app set X-Forwarded-For,
+        # -Proto and -Host. 0 (the default): the app is reached directly and ignores them.
+        KOSCI_PROXY_HOPS=_env_int("KOSCI_PROXY_HOPS", 0),
+        # Served over HTTPS (by that proxy): Secure cookies, `__Host-` names, HSTS.
+        KOSCI_HTTPS=_env_flag("KOSCI_HTTPS", False),
+        # Who may sign up: open, invite (a code from an account or the CLI) or closed; and
+        # how many sign-up attempts one address may make an hour (README "Sign-up").
+        KOSCI_SIGNUP=os.environ.get("KOSCI_SIGNUP") or signup.DEFAULT_POLICY,
+        KOSCI_SIGNUP_PER_HOUR=_env_int("KOSCI_SIGNUP_PER_HOUR", signup.DEFAULT_PER_HOUR),
+        # A database server (PostgreSQL): connections kept open per worker process, one per
+        # thread by default (README "Production on PostgreSQL"). SQLite keeps its own pool.
+        KOSCI_DB_POOL_SIZE=_env_int("KOSCI_DB_POOL_SIZE", DEFAULT_THREADS),
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
+    app.url_map.converters["int"] = (
+        PostgresRowIdConverter if _uses_postgresql(app) else RowIdConverter
+    )
+    _configure_engine(app)
+    signup.check_config(app.config)  # a wrong value stops the start with a clear message
+    if app.config["KOSCI_HTTPS"]:
+        overridden = test_config or {}
+        for key, value in _https_settings(app.config).items():
+            if key not in overridden:
+                app.config[key] = value
+    hops = int(app.config["KOSCI_PROXY_HOPS"])
+    if hops > 0:
+        # Only the last `hops` values of each header are believed: a client cannot forge its
+        # address past the proxy, which appends the address it sees.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
+        )
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _load_or_create_secret_key(
             Path(app.instance_path) / SECRET_KEY_FILE
         )
     app.request_class = KosciRequest
+    # Flask's default provider: `JSONProvider`, the type of `app.json`, has neither setting.
+    assert isinstance(app.json, DefaultJSONProvider)
     app.json.ensure_ascii = False  # readable Polish in curl
     app.json.sort_keys = False  # keys in the documented order, and no sorting cost per answer
+
+
+def _configure_engine(app: Flask) -> None:
+    """On a database server: a pool of `KOSCI_DB_POOL_SIZE` connections per process (and up to
+    10 more in a burst, SQLAlchemy's default), each checked before use, so a restarted server
+    costs no request. `SQLALCHEMY_ENGINE_OPTIONS` set by hand win."""
+    if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        return
+    pool_size = int(app.config["KOSCI_DB_POOL_SIZE"])
+    if pool_size < 1:
+        raise RuntimeError(f"KOSCI_DB_POOL_SIZE must be 1 or more, not {pool_size}.")
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+        "pool_size": pool_size,
+        "pool_pre_ping": True,
+        **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
+    }
+
+
+def _env_flag(name: str, default: bool) -> bool:
+    """A yes/no setting: 1/0 (also true/false, yes/no, on/off); unset or empty: `default`."""
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise RuntimeError(f"{name} must be 1 or 0, not {raw!r}.")
+
+
+def _env_int(name: str, default: int) -> int:
+    """A count: a whole number, 0 or more; unset or empty: `default`."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise RuntimeError(f"{name} must be a whole number, 0 or more, not {raw!r}.")
+    return value
+
+
+# HSTS: once a browser has seen the site over HTTPS, it refuses plain HTTP to it for a year.
+HSTS = "max-age=31536000"
+
+
+def _https_settings(config: Mapping[str, Any]) -> dict[str, Any]:
+    """What `KOSCI_HTTPS=1` changes: cookies only over HTTPS, and named `__Host-...` where
+    the browser allows that prefix (Secure, Path=/, no Domain), so that no other site on the
+    same domain, nor a plain-HTTP page, can set or overwrite them."""
+    settings: dict[str, Any] = {
+        "SESSION_COOKIE_SECURE": True,
+        "REMEMBER_COOKIE_SECURE": True,
+        "PREFERRED_URL_SCHEME": "https",
+    }
+    session_path = config.get("SESSION_COOKIE_PATH") or config.get("APPLICATION_ROOT") or "/"
+    if not config.get("SESSION_COOKIE_DOMAIN") and session_path == "/":
+        settings["SESSION_COOKIE_NAME"] = "__Host-session"
+    remember_path = config.get("REMEMBER_COOKIE_PATH") or "/"
+    if not config.get("REMEMBER_COOKIE_DOMAIN") and remember_path == "/":
+        settings["REMEMBER_COOKIE_NAME"] = "__Host-remember_token"
+    return settings
+
+
+def _make_instance_folder(app: Flask) -> None:
+    """Create the instance folder readable by its owner only (0700): it holds the database and
+    the secret key. A folder that holds nothing yet (a fresh clone's `instance/`, which git
+    creates 0755 with only `.gitkeep` in it) is tightened to 0700; one already in use keeps its
+    mode, with a warning if other users of the computer can read it."""
+    path = Path(app.instance_path)
+    try:
+        path.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        if {child.name for child in path.iterdir()} <= {".gitkeep"}:
+            path.chmod(0o700)
+        warn_if_readable_by_others(app, path)
+
+
+def warn_if_readable_by_others(app: Flask, path: Path) -> None:
+    """Log a warning if `path` (the instance folder, the database) is open to the group or to
+    every user of this computer, and how to close it; nothing on Windows."""
+    if os.name != "posix":
+        return
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        return
+    if mode & 0o077:
+        private = 0o700 if path.is_dir() else 0o600
+        app.logger.warning(
+            "%s can be read by other users of this computer (mode %03o): "
+            "run `chmod %03o %s` to keep the games and the secret key private.",
+            path,
+            mode,
+            private,
+            path,
+        )
 
 
 def _load_or_create_secret_key(path: Path) -> str:
@@ -172,6 +336,9 @@ def _register_extensions(app: Flask) -> None:
     with app.app_context():
         for engine in db.engines.values():
             use_sqlite_pragmas(engine)
+            database = sqlite_file_created_private(engine)
+            if database is not None:
+                warn_if_readable_by_others(app, database)
 
 
 def _register_blueprints(app: Flask) -> None:
@@ -208,7 +375,36 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+# The app uses no device or browser feature: refuse them all to any page or frame, so that
+# a script that got in somehow cannot ask either. Screen Wake Lock (keeping a phone's screen on
+# during a game) is left to the app's own pages.
+PERMISSIONS_POLICY = ", ".join(
+    (
+        *(
+            f"{feature}=()"
+            for feature in (
+                "accelerometer",
+                "camera",
+                "display-capture",
+                "geolocation",
+                "gyroscope",
+                "hid",
+                "magnetometer",
+                "microphone",
+                "midi",
+                "payment",
+                "serial",
+                "usb",
+            )
+        ),
+        "screen-wake-lock=(self)",
+    )
+)
+
+
 def _register_security_headers(app: Flask) -> None:
+    https = bool(app.config["KOSCI_HTTPS"])
+
     @app.after_request
     def add_security_headers(response: Response) -> Response:
         headers = response.headers
@@ -216,7 +412,30 @@ def _register_security_headers(app: Flask) -> None:
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Referrer-Policy", "same-origin")
         headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        # Browsers ignore HSTS sent over plain HTTP; behind a proxy the request is secure when
+        # the proxy says so (X-Forwarded-Proto, trusted through KOSCI_PROXY_HOPS).
+        if https and request.is_secure:
+            headers.setdefault("Strict-Transport-Security", HSTS)
+        if _is_private():
+            headers["Cache-Control"] = "no-store"
         return response
+
+
+def _is_private() -> bool:
+    """Whether the answer must not be stored by the browser or any cache on the way: every API
+    answer, and every page built for a signed-in account (a shared phone's back button or a
+    proxy must not show it to the next person). Static files keep their caching. Only an
+    account the request has already loaded counts (Flask-Login keeps it in `g._login_user`): an
+    answer that never looked at the account (`/healthz`) does not depend on it, and asking here
+    would open the session and query the database for nothing."""
+    if request.path.startswith(API_PATH_PREFIX):
+        return True
+    if request.endpoint == "static":
+        return False
+    user = g.get("_login_user")
+    return bool(user is not None and user.is_authenticated)
 
 
 def _register_cli(app: Flask) -> None:
@@ -224,6 +443,11 @@ def _register_cli(app: Flask) -> None:
         serve_command,
         create_account_command,
         create_token_command,
+        create_invite_command,
         recompute_command,
+        backup_command,
+        restore_command,
+        reset_password_command,
+        audit_command,
     ):
         app.cli.add_command(command)

@@ -7,12 +7,16 @@ import ipaddress
 import os
 import socket
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import click
 from flask import Flask
 from flask.cli import ScriptInfo, pass_script_info
 from flask_migrate import upgrade
 
+from tracker.backup import BackupError, BackupSchedule, parse_keep, sqlite_file
 from tracker.extensions import db
 
 DEFAULT_PORT = 8000
@@ -31,6 +35,11 @@ DEFAULT_THREADS = 8
 # How long an idle kept-alive connection stays open: a phone at the table sends its next
 # request within seconds, and reuses the connection instead of paying a new one.
 KEEPALIVE_SECONDS = 5
+# One line a request: who (the client's address; behind a proxy, the one it forwarded when
+# KOSCI_PROXY_HOPS trusts it), when, method, path, status, bytes, milliseconds, user agent.
+# Never the query string, the referrer (a URL with a query) or any header that could carry a
+# secret (Authorization, Cookie).
+ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
 
 
 @click.command("serve")
@@ -55,23 +64,49 @@ KEEPALIVE_SECONDS = 5
     show_default=True,
     help="Threads per worker process (gunicorn).",
 )
+@click.option(
+    "--access-log/--no-access-log",
+    default=True,
+    show_default=True,
+    help="Log one line per request to standard output (gunicorn).",
+)
 @pass_script_info
 def serve_command(
-    info: ScriptInfo, host: str, port: int, workers: int | None, threads: int
+    info: ScriptInfo,
+    host: str,
+    port: int,
+    workers: int | None,
+    threads: int,
+    access_log: bool,
 ) -> None:
     """Upgrade the database, then serve Kości with a production server."""
     app = info.load_app()
+    try:
+        schedule = backup_schedule(app)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from exc
     with app.app_context():
         upgrade()
         # Forked workers must not share the connections the migration opened.
         for engine in db.engines.values():
             engine.dispose()
     click.echo(startup_message(host, port))
-    run_server(app, host, port, workers or default_workers(), threads)
+    if schedule is not None:
+        click.echo(
+            f"Automatyczne kopie bazy: teraz i co 24 h do {schedule.directory} "
+            f"(zostaje {schedule.keep} najnowszych)."
+        )
+    run_server(app, host, port, workers or default_workers(), threads, access_log=access_log)
 
 
 def run_server(
-    app: Flask, host: str, port: int, workers: int, threads: int = DEFAULT_THREADS
+    app: Flask,
+    host: str,
+    port: int,
+    workers: int,
+    threads: int = DEFAULT_THREADS,
+    *,
+    access_log: bool = False,
 ) -> None:
     """Serve `app` until interrupted: gunicorn on POSIX, waitress on Windows.
 
@@ -81,25 +116,75 @@ def run_server(
     account, the CSRF token) with every other request. The server therefore runs in an empty
     context, like a server started outside the CLI: each request pushes its own.
     """
-    contextvars.Context().run(_run_server, app, host, port, workers, threads)
+    contextvars.Context().run(_run_server, app, host, port, workers, threads, access_log)
 
 
-def _run_server(app: Flask, host: str, port: int, workers: int, threads: int) -> None:
+def _run_server(
+    app: Flask, host: str, port: int, workers: int, threads: int, access_log: bool
+) -> None:
+    schedule = backup_schedule(app)
     if sys.platform == "win32":
         from waitress import serve
 
+        if schedule is not None:
+            schedule.start()
         # One process; waitress reads every request whole before a thread takes it, so a
         # stalled client holds no thread.
         serve(app, host=host, port=port, threads=max(workers * threads, 4))
+    elif schedule is not None:
+        # The backups run in a thread of gunicorn's master process, started once it listens:
+        # one thread however many workers, and none in the workers it forks.
+        _serve_with_gunicorn(
+            app,
+            host,
+            port,
+            workers,
+            threads,
+            access_log=access_log,
+            when_ready=lambda _server: schedule.start(),
+        )
     else:
-        _serve_with_gunicorn(app, host, port, workers, threads)
+        _serve_with_gunicorn(app, host, port, workers, threads, access_log=access_log)
+
+
+def backup_schedule(app: Flask) -> BackupSchedule | None:
+    """The automatic daily backups `KOSCI_BACKUP_DIR` asks for (keeping the newest
+    `KOSCI_BACKUP_KEEP`), or None when it is not set. BackupError for settings that cannot
+    work: a count that is not one, a database that is not an SQLite file (PostgreSQL: pg_dump)."""
+    directory = app.config.get("KOSCI_BACKUP_DIR")
+    if not directory:
+        return None
+    keep = parse_keep(app.config.get("KOSCI_BACKUP_KEEP"))
+    with app.app_context():
+        url = db.engine.url
+    database = sqlite_file(url)
+    if database is None:
+        raise BackupError(
+            "KOSCI_BACKUP_DIR: automatyczne kopie robi się tylko z pliku SQLite. "
+            "Kopię bazy PostgreSQL zrób narzędziem pg_dump (README, „Backups”)."
+        )
+    return BackupSchedule(database, Path(directory).resolve(), keep)
 
 
 def _serve_with_gunicorn(
-    app: Flask, host: str, port: int, workers: int, threads: int, worker_class: str = "gthread"
+    app: Flask,
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    worker_class: str = "gthread",
+    *,
+    access_log: bool = False,
+    when_ready: Callable[[Any], object] | None = None,
 ) -> None:
     """gunicorn with `serve`'s settings; `worker_class` is there for bench/serving.py, which
-    measures the alternatives."""
+    measures the alternatives. `when_ready` is gunicorn's server hook, called in the master
+    process once it listens.
+
+    Forwarded headers: the app believes them only when `KOSCI_PROXY_HOPS` says a proxy sets
+    them (werkzeug's ProxyFix, in `create_app`), and gunicorn is told the same. Left to its
+    default, gunicorn would take X-Forwarded-Proto from any local process (127.0.0.1) even with
+    no proxy in front; with a proxy, ProxyFix already decides which values to believe."""
     from gunicorn.app.base import BaseApplication
 
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -112,12 +197,22 @@ def _serve_with_gunicorn(
             self.cfg.set("threads", threads)
             self.cfg.set("keepalive", KEEPALIVE_SECONDS)
             self.cfg.set("proc_name", "kosci")
+            behind_proxy = int(app.config.get("KOSCI_PROXY_HOPS") or 0) > 0
+            self.cfg.set("forwarded_allow_ips", "*" if behind_proxy else "")
+            self.cfg.set("forwarder_headers", "")  # SCRIPT_NAME, PATH_INFO: never from a header
+            if access_log:
+                self.cfg.set("accesslog", "-")  # standard output
+                self.cfg.set("access_log_format", ACCESS_LOG_FORMAT)
+            if when_ready is not None:
+                self.cfg.set("when_ready", when_ready)
             # gunicorn >= 25.1 opens a control socket at one path per user: two instances
             # would fight over it, and nothing here uses it.
             if "control_socket_disable" in self.cfg.settings:
                 self.cfg.set("control_socket_disable", True)
 
-        def load(self) -> Flask:
+        # types-gunicorn types a WSGI app's start_response without PEP 3333's exc_info and
+        # write(), so no WSGI app that follows the PEP (Flask's __call__) fits its `load`.
+        def load(self) -> Flask:  # type: ignore[override]
             return app
 
     Server().run()

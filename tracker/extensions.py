@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_compress import Compress
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import Engine, MetaData, event
+from sqlalchemy import Engine, MetaData, Table, event
 from sqlalchemy.orm import DeclarativeBase
+
+from .backup import sqlite_file
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -47,6 +51,19 @@ class Base(DeclarativeBase):
 
 # Objects stay readable after commit: a service returns what it wrote without reloading it.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+if TYPE_CHECKING:
+    from flask_sqlalchemy.model import Model as _FSAModel
+
+    class Model(Base, _FSAModel):
+        """What `db.Model` is at run time: a class Flask-SQLAlchemy builds from `Base` and its
+        own mixins, which a type checker sees only as a variable and cannot take as a base."""
+
+        __abstract__ = True
+        # Every model is mapped to one table (SQLAlchemy allows a join or a subquery).
+        __table__: ClassVar[Table]
+
+else:
+    Model = db.Model
 migrate = Migrate(directory=str(MIGRATIONS_DIR), render_as_batch=True)
 csrf = CSRFProtect()
 # Pages, stylesheets and scripts go out gzipped: a phone on a weak Wi-Fi gets the turn screen
@@ -58,6 +75,27 @@ login_manager = LoginManager()
 login_manager.login_view = "auth.sign_in"
 login_manager.login_message = "Zaloguj się, aby kontynuować."
 login_manager.login_message_category = "info"
+
+
+def sqlite_file_created_private(engine: Engine) -> Path | None:
+    """The database file of `engine` if it is an SQLite file; it will be created readable and
+    writable by its owner only (0600) on the first connection, if it is missing then.
+
+    SQLite itself would create it 0644 (less the umask): readable by every user of the
+    computer, and so would be its -wal and -shm files, which SQLite creates with the mode of
+    the database file. An empty file is a new SQLite database.
+    """
+    path = sqlite_file(engine.url)
+    if path is None:
+        return None
+
+    def create_private(*_args: Any) -> None:
+        # There already, or no folder for it: SQLite opens it, or says why it cannot.
+        with contextlib.suppress(OSError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+    event.listen(engine, "do_connect", create_private)
+    return path
 
 
 def use_sqlite_pragmas(engine: Engine) -> None:

@@ -36,7 +36,7 @@ def test_serve_upgrades_the_database_then_prints_where_to_open_it(
         instance_path=tmp_path,
     )
     served = []
-    monkeypatch.setattr(cli, "run_server", lambda *args: served.append(args))
+    monkeypatch.setattr(cli, "run_server", lambda *args, **kwargs: served.append((args, kwargs)))
     monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.23")
 
     result = app.test_cli_runner().invoke(args=["serve", "--port", "8765", "--workers", "3"])
@@ -44,7 +44,7 @@ def test_serve_upgrades_the_database_then_prints_where_to_open_it(
     assert result.exit_code == 0, result.output
     assert "http://localhost:8765" in result.output
     assert "http://192.168.1.23:8765" in result.output
-    assert served == [(app, "0.0.0.0", 8765, 3, cli.DEFAULT_THREADS)]
+    assert served == [((app, "0.0.0.0", 8765, 3, cli.DEFAULT_THREADS), {"access_log": True})]
     with app.app_context():
         assert "alembic_version" in inspect(db.engine).get_table_names()
         db.engine.dispose()
@@ -157,7 +157,9 @@ def test_the_server_runs_outside_the_cli_app_context(app: Flask, monkeypatch: py
     thread that runs it, so a server started inside that context would share one `g` (the
     signed-in account, the CSRF token) between all requests of a worker."""
     seen = []
-    monkeypatch.setattr(cli, "_serve_with_gunicorn", lambda *args: seen.append(has_app_context()))
+    monkeypatch.setattr(
+        cli, "_serve_with_gunicorn", lambda *args, **kwargs: seen.append(has_app_context())
+    )
     monkeypatch.setattr(cli.sys, "platform", "linux")
 
     with app.app_context():
@@ -186,3 +188,56 @@ def test_serve_defaults_to_threads_and_kept_alive_connections(
     assert config["worker_class"] == "gthread"
     assert config["threads"] == cli.DEFAULT_THREADS > 1
     assert config["keepalive"] >= 2
+
+
+def gunicorn_settings(app: Flask, monkeypatch: pytest.MonkeyPatch, **kwargs) -> dict:
+    """The settings `serve` gives gunicorn, without starting it."""
+    config = {}
+
+    class FakeArbiter:
+        def __init__(self, application):
+            config.update({k: v.get() for k, v in application.cfg.settings.items()})
+
+        def run(self):
+            pass
+
+    monkeypatch.setattr("gunicorn.app.base.Arbiter", FakeArbiter)
+    cli._serve_with_gunicorn(app, "127.0.0.1", 8000, 2, cli.DEFAULT_THREADS, **kwargs)
+    return config
+
+
+def test_serve_logs_each_request_unless_told_not_to(app: Flask, monkeypatch: pytest.MonkeyPatch):
+    served = []
+    monkeypatch.setattr(cli, "run_server", lambda *args, **kwargs: served.append(kwargs))
+    monkeypatch.setattr(cli, "upgrade", lambda: None)
+
+    assert "--no-access-log" in app.test_cli_runner().invoke(args=["serve", "--help"]).output
+    app.test_cli_runner().invoke(args=["serve"])
+    app.test_cli_runner().invoke(args=["serve", "--no-access-log"])
+
+    assert served == [{"access_log": True}, {"access_log": False}]
+
+
+def test_the_access_log_goes_to_the_console_without_secrets(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+):
+    logged = gunicorn_settings(app, monkeypatch, access_log=True)
+    quiet = gunicorn_settings(app, monkeypatch, access_log=False)
+
+    assert logged["accesslog"] == "-"
+    assert quiet["accesslog"] is None
+    log_format = logged["access_log_format"]
+    assert "%(U)s" in log_format  # the path...
+    for secret in ("%(r)s", "%(q)s", "%(f)s", "%(u)s", "}i)s"):  # ...but no query, no headers
+        assert secret not in log_format
+
+
+@pytest.mark.parametrize(("app_config", "trusted"), [({}, []), ({"KOSCI_PROXY_HOPS": 1}, ["*"])])
+def test_gunicorn_believes_forwarded_headers_only_behind_a_configured_proxy(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, trusted: list[str]
+):
+    """gunicorn's default believes X-Forwarded-Proto from 127.0.0.1 with no proxy configured."""
+    settings = gunicorn_settings(app, monkeypatch)
+
+    assert settings["forwarded_allow_ips"] == trusted
+    assert settings["forwarder_headers"] == []
