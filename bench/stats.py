@@ -1,6 +1,7 @@
 """Statistics at scale: the statistics pages and `GET /api/v1/stats` over 10,000 finished games.
 
     .venv/bin/python bench/stats.py [--games 10000] [--requests 30] [--rebuild] [--cache DIR]
+        [--database-url postgresql+psycopg://USER:PASSWORD@HOST/DB]
 
 1. Builds (once) an SQLite file with one account, six players and `--games` finished games, all
    six at the table, across the variants (standard 40 %, ordered, scandinavian, triple and poker
@@ -10,7 +11,9 @@
    totals, places, winners, upper bonuses, Generały and +100 are those real play caches. Rows
    go in with executemany through the app's own engine. The file is cached in
    `$TMPDIR/kosci-bench-stats/` (about a minute to build, ~1M turns); every run migrates it to
-   the current schema first, so a new index reaches it.
+   the current schema first, so a new index reaches it. With `--database-url` the same rows go
+   into a fresh database on that PostgreSQL server instead, built every run and dropped at the
+   end (bench/scratch_database.py).
 2. Measures, in the same run and in-process through the Flask test client (signed in by session,
    the API with a bearer token), the median and 90th percentile of `--requests` requests after
    three warm-up requests each: `/healthz` (the plainest page, the baseline), the statistics
@@ -254,9 +257,13 @@ def build_database(app: Flask, games: int) -> None:
 # --- measuring ---------------------------------------------------------------------------
 
 
-def make_app(path: Path) -> Flask:
+def make_app(path: Path, database_url: str | None = None) -> Flask:
     app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "SECRET_KEY": "benchmark"},
+        {
+            "SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{path}",
+            "SECRET_KEY": "benchmark",
+            "WTF_CSRF_ENABLED": False,  # the bench signs in with a plain form post
+        },
         instance_path=path.parent / "instance",
     )
     with app.app_context():
@@ -287,6 +294,11 @@ def percentile(values: list[float], share: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--database-url",
+        help="a PostgreSQL server (postgresql+psycopg://USER:PASSWORD@HOST/DB): build and "
+        "measure in a fresh database there instead of the cached SQLite file",
+    )
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=30)
     parser.add_argument("--rebuild", action="store_true", help="build the database again")
@@ -294,20 +306,32 @@ def main() -> int:
         "--cache", type=Path, default=Path(tempfile.gettempdir()) / "kosci-bench-stats"
     )
     args = parser.parse_args()
+    if args.database_url:
+        from scratch_database import scratch_database, server_version
+
+        with scratch_database(args.database_url) as database_url:
+            print(f"On {server_version(database_url)}, a fresh database.", file=sys.stderr)
+            return run(args, database_url)
+    return run(args, None)
+
+
+def run(args: argparse.Namespace, database_url: str | None) -> int:
     args.cache.mkdir(parents=True, exist_ok=True)
     path = args.cache / f"stats-v{DATA_VERSION}-{args.games}.sqlite3"
     if args.rebuild:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
-    fresh = not path.exists()
-    app = make_app(path)
+    fresh = database_url is not None or not path.exists()
+    app = make_app(path, database_url)
     if fresh:
-        print(f"Building {args.games} games in {path} …", file=sys.stderr)
+        where = "the fresh database" if database_url else path
+        print(f"Building {args.games} games in {where} …", file=sys.stderr)
         started = time.perf_counter()
         try:
             build_database(app, args.games)
         except BaseException:
-            path.unlink(missing_ok=True)
+            if database_url is None:
+                path.unlink(missing_ok=True)
             raise
         print(f"  built in {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
@@ -326,9 +350,9 @@ def main() -> int:
         account_id = account.id
 
     client = app.test_client()
-    with client.session_transaction() as session:
-        session["_user_id"] = str(account_id)
-        session["_fresh"] = True
+    # Signed in through the sign-in form: a session is a row on the server now, not just a cookie.
+    signed_in = client.post("/logowanie", data={"name": ACCOUNT, "password": "benchmark-password"})
+    assert signed_in.status_code == 302, ("sign-in", signed_in.status_code)
     bearer = {"Authorization": f"Bearer {token}"}
 
     def get(url: str, **kwargs: Any) -> Callable[[], Any]:
@@ -364,7 +388,7 @@ def main() -> int:
         with app.app_context():
             ids = db.session.scalars(select(Player.id).where(Player.account_id == account_id))
             for player_id in list(ids):
-                stats.field_figures(account_id, stats.Filters(), player_id)
+                stats.field_figures(account_id, stats.GameFilter(), player_id)
 
     print(
         f"\nDatabase: {counts['games']} games, {counts['seats']} seats, {counts['turns']} turns"

@@ -2,11 +2,14 @@
 bare endpoint that does one SQLite INSERT + COMMIT.
 
     .venv/bin/python bench/turns.py [--seconds 10] [--clients 4] [--workers N]
+        [--database-url postgresql+psycopg://USER:PASSWORD@HOST/DB]
 
 What it does, all on 127.0.0.1 and in a temporary directory that is removed afterwards:
 
 1. builds the app with `create_app(instance_path=tmp)` and `DATABASE_URL` pointing at a fresh SQLite
-   file, runs the migrations, creates an account and an API token through the services;
+   file (with `--database-url`, a fresh database on that PostgreSQL server, dropped at the end:
+   bench/scratch_database.py), runs the migrations, creates an account and an API token through
+   the services;
 2. adds one bench-only route to *that app object* (`POST /bench/insert`: one INSERT + COMMIT into
    a small table this script creates, through the app's own engine, session and pragmas);
 3. serves it with `tracker.cli.run_server` (gunicorn, sync workers, the `serve` command's default
@@ -31,6 +34,7 @@ numbers drift between runs and machines, the ratio measured in one run is what t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing as mp
@@ -75,9 +79,10 @@ class Setup:
     directory: Path
 
 
-def build_app(directory: Path) -> Setup:
-    """The real app on a fresh, migrated SQLite file with an account, a token, the bench route."""
-    os.environ["DATABASE_URL"] = f"sqlite:///{directory / 'bench.sqlite3'}"
+def build_app(directory: Path, database_url: str | None = None) -> Setup:
+    """The real app on a fresh, migrated SQLite file (or `database_url`) with an account, a
+    token, the bench route."""
+    os.environ["DATABASE_URL"] = database_url or f"sqlite:///{directory / 'bench.sqlite3'}"
     os.environ.pop("SECRET_KEY", None)
     from tracker import create_app
     from tracker.extensions import csrf, db
@@ -86,10 +91,11 @@ def build_app(directory: Path) -> Setup:
     app = create_app(instance_path=directory / "instance")
     with app.app_context():
         upgrade()
+        key = "SERIAL" if db.engine.dialect.name == "postgresql" else "INTEGER"
         db.session.execute(
             text(
                 f"CREATE TABLE {BENCH_TABLE} ("
-                "id INTEGER PRIMARY KEY, at TEXT NOT NULL, worker INTEGER NOT NULL)"
+                f"id {key} PRIMARY KEY, at TEXT NOT NULL, worker INTEGER NOT NULL)"
             )
         )
         db.session.commit()
@@ -530,13 +536,19 @@ def run_slice(
     into.seconds += seconds
 
 
-def machine() -> str:
+def machine(database_url: str | None = None) -> str:
     import sqlite3
 
     import gunicorn
 
+    if database_url:
+        from scratch_database import server_version
+
+        database = server_version(database_url)
+    else:
+        database = f"SQLite {sqlite3.sqlite_version}"
     return (
-        f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}, "
+        f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {database}, "
         f"gunicorn {gunicorn.__version__}"
     )
 
@@ -578,6 +590,11 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated phases, in order (insert and turns are needed for the ratio)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument(
+        "--database-url",
+        help="a PostgreSQL server (postgresql+psycopg://USER:PASSWORD@HOST/DB): run on a fresh "
+        "database there instead of SQLite",
+    )
     args = parser.parse_args(argv)
     if (
         args.seconds <= 0
@@ -594,8 +611,15 @@ def main(argv: list[str] | None = None) -> int:
 
     directory = Path(tempfile.mkdtemp(prefix="kosci-bench-"))
     server: mp.Process | None = None
+    scratch = contextlib.ExitStack()
+    database_url = None
     try:
-        setup = build_app(directory)
+        if args.database_url:
+            from scratch_database import scratch_database
+
+            database_url = scratch.enter_context(scratch_database(args.database_url))
+        machine_line = machine(database_url)
+        setup = build_app(directory, database_url)
         port = free_port()
         log_path = str(directory / "gunicorn.log")
         server = mp.get_context("fork").Process(
@@ -611,7 +635,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.clients} clients; {args.seconds:g} s per phase in {args.rounds} interleaved "
             f"slice(s), each after {args.warmup:g} s of uncounted warm-up; variant {args.variant}"
         )
-        print(f"machine: {machine()}")
+        print(f"machine: {machine_line}")
         results = {phase: PhaseResult(phase) for phase in phases}
         for round_ in range(args.rounds):
             for phase in phases:
@@ -634,6 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if server is not None:
             stop_server(server)
+        scratch.close()
         shutil.rmtree(directory, ignore_errors=True)
 
     print()
@@ -683,7 +708,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(
             json.dumps(
                 {
-                    "machine": machine(),
+                    "machine": machine_line,
                     "workers": workers,
                     "clients": args.clients,
                     "seconds": args.seconds,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import postgres
 import pytest
 from hypothesis import settings
 
@@ -41,8 +42,18 @@ def examples(count: int) -> int:
     return count * NIGHTLY_FACTOR if PROFILE == "nightly" else count
 
 
-def pytest_report_header() -> str:
-    return f"hypothesis profile: {PROFILE}"
+def pytest_report_header() -> list[str]:
+    return [f"hypothesis profile: {PROFILE}", postgres.header_line()]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Drop the PostgreSQL schemas of this run (and of runs killed before they could)."""
+    postgres.drop_everything()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if postgres.server_url() is None:
+        terminalreporter.write_line(postgres.SKIPPED_LINE, yellow=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

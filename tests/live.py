@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import postgres
 import pytest
 from flask import Flask
 from playwright.sync_api import BrowserType, Page, Playwright
+from postgres import POSTGRESQL, SQLITE
 
 from tracker import create_app
 from tracker.extensions import db
@@ -82,8 +84,8 @@ FLASK = Path(sys.executable).parent / "flask"
 SERVE_WORKERS = 3
 SERVE_START_TIMEOUT = 30.0
 # The variables a developer's shell may carry that would point `serve` elsewhere than the
-# fresh instance folder (or change how Flask loads the app).
-SERVE_ENV_DROPPED = ("DATABASE_URL", "SECRET_KEY")
+# fresh instance folder, or put it behind a proxy that is not there (Flask's own are dropped too).
+SERVE_ENV_DROPPED = ("DATABASE_URL", "SECRET_KEY", "KOSCI_PROXY_HOPS", "KOSCI_HTTPS")
 
 
 def free_port() -> int:
@@ -107,6 +109,9 @@ def serve_environment(instance_path: Path) -> dict[str, str]:
         if key not in SERVE_ENV_DROPPED and not key.startswith("FLASK_")
     }
     env["KOSCI_INSTANCE_PATH"] = str(instance_path)
+    # Every browser of the session signs up from 127.0.0.1: lift the per-address hourly limit
+    # of sign-ups (tests/integration/test_signup.py checks the limit itself).
+    env["KOSCI_SIGNUP_PER_HOUR"] = "10000"
     return env
 
 
@@ -150,16 +155,24 @@ def stop_process_group(process: subprocess.Popen[bytes]) -> None:
 class _SharedServer:
     """The one server of the session. Both layers' conftests register `live_server`, so pytest
     sees two session fixtures: the first to start it starts the server, the last to finish
-    stops it."""
+    stops it. On PostgreSQL (`backend`; tests/e2e only, when `KOSCI_TEST_POSTGRES_URL` is set)
+    the server's `DATABASE_URL` is a fresh database on that server, dropped at the end."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend: str = SQLITE) -> None:
+        self.backend = backend
         self.server: LiveServer | None = None
         self.process: subprocess.Popen[bytes] | None = None
+        self.database: str | None = None
         self.users = 0
 
     def acquire(self, tmp_path_factory: pytest.TempPathFactory) -> LiveServer:
         if self.server is None:
-            self.server, self.process = start_server(tmp_path_factory.mktemp("serve"))
+            env = None
+            if self.backend == POSTGRESQL:
+                self.database = postgres.fresh_database()
+                env = {"DATABASE_URL": postgres.url_for(database=self.database)}
+            directory = tmp_path_factory.mktemp(f"serve-{self.backend}")
+            self.server, self.process = start_server(directory, env=env)
         self.users += 1
         return self.server
 
@@ -173,19 +186,26 @@ class _SharedServer:
             stop_process_group(process)
         if server is not None:
             dispose_engines(server.app)
+        if self.database is not None:
+            postgres.drop_database(self.database)
+            self.database = None
 
 
 _shared = _SharedServer()
+_servers = {SQLITE: _shared, POSTGRESQL: _SharedServer(POSTGRESQL)}
 
 
-def start_server(directory: Path) -> tuple[LiveServer, subprocess.Popen[bytes]]:
+def start_server(
+    directory: Path, *, env: dict[str, str] | None = None, workers: int = SERVE_WORKERS
+) -> tuple[LiveServer, subprocess.Popen[bytes]]:
     """`flask --app tracker serve` in its own process group on a free port, with a fresh
-    instance folder in `directory`, answering /healthz."""
+    instance folder in `directory`, answering /healthz; `env` adds to its environment (e.g.
+    `KOSCI_PROXY_HOPS`)."""
     instance_path = directory / "instance"
     log_path = directory / "serve.log"
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    env = serve_environment(instance_path)
+    env = {**serve_environment(instance_path), **(env or {})}
     command = [
         str(FLASK),
         "--app",
@@ -196,7 +216,7 @@ def start_server(directory: Path) -> tuple[LiveServer, subprocess.Popen[bytes]]:
         "--port",
         str(port),
         "--workers",
-        str(SERVE_WORKERS),
+        str(workers),
     ]
     with log_path.open("wb") as log:
         process = subprocess.Popen(
@@ -210,11 +230,9 @@ def start_server(directory: Path) -> tuple[LiveServer, subprocess.Popen[bytes]]:
         )
     try:
         wait_for_health(url, process, log_path)
-        # The same installation seen from this process: the same SQLite file, the same key.
-        app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance_path / 'kosci.sqlite3'}"},
-            instance_path=instance_path,
-        )
+        # The same installation seen from this process: the same database, the same key.
+        database_url = env.get("DATABASE_URL") or f"sqlite:///{instance_path / 'kosci.sqlite3'}"
+        app = create_app({"SQLALCHEMY_DATABASE_URI": database_url}, instance_path=instance_path)
     except BaseException:
         stop_process_group(process)
         raise
@@ -229,15 +247,25 @@ def dispose_engines(app: Flask) -> None:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def live_backend(request: pytest.FixtureRequest) -> str:
+    """The database `live_server` runs on: `sqlite`; tests/e2e/conftest.py parametrizes it with
+    `postgresql` too when `KOSCI_TEST_POSTGRES_URL` is set."""
+    return str(getattr(request, "param", SQLITE))
+
+
+@pytest.fixture(scope="session")
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, live_backend: str
+) -> Iterator[LiveServer]:
     """The real `flask --app tracker serve` as a subprocess in its own process group, on a free
-    port, with a fresh instance folder; one for the whole session. Like production: CSRF on,
-    several worker processes, errors logged to its log file."""
-    server = _shared.acquire(tmp_path_factory)
+    port, with a fresh instance folder; one for the whole session (one per database). Like
+    production: CSRF on, several worker processes, errors logged to its log file."""
+    shared = _servers[live_backend]
+    server = shared.acquire(tmp_path_factory)
     try:
         yield server
     finally:
-        _shared.release()
+        shared.release()
 
 
 @pytest.fixture(scope="session")
@@ -296,7 +324,8 @@ def screenshot() -> Callable[[Page, str], Path]:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     """A failed test that used `flask serve` reports the tail of the server's log."""
     report = yield
-    server = _shared.server
+    callspec = getattr(item, "callspec", None)
+    server = _servers[callspec.params.get("live_backend", SQLITE) if callspec else SQLITE].server
     if report.failed and server and "live_server" in getattr(item, "fixturenames", ()):
         report.sections.append(("flask serve log (last lines)", server.log_tail()))
     return report

@@ -5,6 +5,7 @@ from live import (  # noqa: F401  (fixtures and a hook, registered by being here
     base_url,
     browser_context_args,
     browser_type_launch_args,
+    live_backend,
     live_server,
     pytest_runtest_makereport,
     screenshot,

@@ -123,7 +123,12 @@ def test_every_fresh_phone_gets_its_own_session_and_csrf_token(
     assert len(raw) == 9
 
 
-def test_a_signed_in_phone_stays_signed_in_across_the_workers(page: Page, live_server):
+def test_a_signed_in_phone_stays_signed_in_across_the_workers(
+    browser: Browser, browser_context_args: dict[str, Any], live_server
+):
+    # The phone talks to this test's server (SQLite or PostgreSQL), like the client below.
+    context = browser.new_context(**{**browser_context_args, "base_url": live_server.url})
+    page = context.new_page()
     client = Browserless(live_server.url)
     name = f"Stali {uuid.uuid4().hex[:6]}"
     client.sign_up(name)
@@ -141,3 +146,4 @@ def test_a_signed_in_phone_stays_signed_in_across_the_workers(page: Page, live_s
             expect(page.get_by_role("link", name="Nowa gra")).to_have_count(0)
             page.goto("/konto")
             expect(page).to_have_url(re.compile(r"/logowanie"))
+    context.close()

@@ -1,5 +1,7 @@
 """Apps for the integration tests: each on its own SQLite file, its schema made from the models
-(`db.create_all()`), or by Alembic's migrations for the tests about them.
+(`db.create_all()`), or by Alembic's migrations for the tests about them. With
+`backend="postgresql"` (when `KOSCI_TEST_POSTGRES_URL` is set) on a schema of its own on that
+server instead, kept in a pool and emptied between tests: tests/postgres.py.
 
 The models' schema is built once per process into a template file and copied for each app: a
 copy costs a millisecond, `create_all` tens of them (every DDL statement commits), and the
@@ -16,13 +18,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import postgres
 from flask import Flask
 from flask_migrate import upgrade
+from postgres import POSTGRESQL, SQLITE
+from sqlalchemy import text
 
 from tracker import create_app
 from tracker.extensions import db
 
 DATABASE_FILE = "test.sqlite3"
+# In an app's folder on PostgreSQL: the name of its schema (the SQLite file's counterpart).
+POSTGRES_SCHEMA_FILE = "postgres-schema"
 
 # One PBKDF2 round instead of scrypt (~0.1 s an account): the tests are about the flows, not
 # the strength of the hash. The production default is in tracker/services/accounts.py.
@@ -31,15 +38,26 @@ CHEAP_PASSWORD_HASH = "pbkdf2:sha256:1"
 _template: Path | None = None
 _template_dir: tempfile.TemporaryDirectory[str] | None = None
 _built: dict[str, tuple[Path, Any]] = {}
+_built_postgres: dict[str, tuple[str, dict[str, int], Any]] = {}
 
 T = TypeVar("T")
 
 
-def make_app(directory: Path, *, migrate: bool = False, **config: Any) -> Flask:
+def make_app(
+    directory: Path, *, migrate: bool = False, backend: str = SQLITE, **config: Any
+) -> Flask:
     """An app with its own instance folder and SQLite file in `directory`, cheap password
     hashes, and its schema made from the models, or by the migrations with `migrate=True`.
     A database file already in `directory` is kept as it is (a second app on the same file is
-    another process of the same installation)."""
+    another process of the same installation). With `backend="postgresql"`, the same on a
+    schema of its own on the test server (its name kept in `directory`); `release_app` gives
+    it back when the test is over."""
+    postgres_uri = None
+    if backend == POSTGRESQL:
+        postgres_uri = _postgres_schema_url(directory, migrate=migrate)
+        config = {"SQLALCHEMY_DATABASE_URI": postgres_uri, **config}
+    elif backend != SQLITE:
+        raise ValueError(f"unknown test database {backend!r}")
     database = directory / DATABASE_FILE
     app = create_app(
         {
@@ -53,6 +71,8 @@ def make_app(directory: Path, *, migrate: bool = False, **config: Any) -> Flask:
     if migrate:
         with app.app_context():
             upgrade()
+    elif postgres_uri is not None and app.config["SQLALCHEMY_DATABASE_URI"] == postgres_uri:
+        pass  # the schema came from the models, or is another process's
     elif app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{database}":
         if not database.exists():
             shutil.copyfile(models_schema(), database)
@@ -60,6 +80,41 @@ def make_app(directory: Path, *, migrate: bool = False, **config: Any) -> Flask:
         with app.app_context():
             db.create_all()
     return app
+
+
+def _postgres_schema_url(directory: Path, *, migrate: bool) -> str:
+    """The URL of the schema of the app in `directory`: the one already named there, else a
+    new one (empty for the migrations, else holding the models' tables)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    named = directory / POSTGRES_SCHEMA_FILE
+    if named.exists():
+        return postgres.url_for(named.read_text(encoding="ascii").strip())
+    schema = postgres.empty_schema() if migrate else postgres.models_schema()
+    named.write_text(schema, encoding="ascii")
+    return postgres.url_for(schema)
+
+
+def release_app(app: Flask) -> None:
+    """The test that used `app` is over: its connections closed and, on PostgreSQL, its
+    schema emptied back into the pool (or dropped, if the migrations built it)."""
+    dispose_engines(app)
+    schema = postgres_schema(app)
+    if schema is not None:
+        postgres.release(schema)
+
+
+def postgres_schema(app: Flask) -> str | None:
+    """The test schema `app` works in, or None (SQLite, or another database)."""
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not uri.startswith("postgresql"):
+        return None
+    schema = postgres.schema_of(uri)
+    return schema if schema and schema.startswith(postgres.PREFIX) else None
+
+
+def backend_of(app: Flask) -> str:
+    """`sqlite` or `postgresql`: what the app's database is."""
+    return POSTGRESQL if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql") else SQLITE
 
 
 def models_schema() -> Path:
@@ -89,7 +144,11 @@ def built_once(app: Flask, key: str, build: Callable[[], T]) -> T:
     call with the same `key` copies that file over `app`'s (equally fresh) database instead and
     returns a copy of what `build` returned: the same rows, the same ids. For fixtures that
     build the same data for many tests (a family with its games costs ~0.2 s each time).
+    On PostgreSQL the rows are kept in a schema of their own and copied back the same way.
     """
+    schema = postgres_schema(app)
+    if schema is not None:
+        return _built_once_postgres(app, schema, key, build)
     database = _database_file(app)
     if key in _built:
         saved, value = _built[key]
@@ -104,6 +163,39 @@ def built_once(app: Flask, key: str, build: Callable[[], T]) -> T:
     shutil.copyfile(database, saved)
     _built[key] = (saved, copy.deepcopy(value))
     return value
+
+
+def _built_once_postgres(app: Flask, schema: str, key: str, build: Callable[[], T]) -> T:
+    if key in _built_postgres:
+        saved, sequences, value = _built_postgres[key]
+        dispose_engines(app)
+        with postgres.admin().connect() as conn:
+            for table in _tables():
+                conn.execute(text(f"INSERT INTO {schema}.{table} SELECT * FROM {saved}.{table}"))
+            for sequence, last in sequences.items():
+                conn.execute(text(f"SELECT setval('{schema}.{sequence}', {last})"))
+        return copy.deepcopy(value)
+    value = build()
+    dispose_engines(app)
+    saved = postgres.empty_schema()
+    with postgres.admin().connect() as conn:
+        for table in _tables():
+            conn.execute(text(f"CREATE TABLE {saved}.{table} AS SELECT * FROM {schema}.{table}"))
+        sequences = {
+            name: last
+            for name, last in conn.execute(
+                text("SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = :s"),
+                {"s": schema},
+            )
+            if last is not None
+        }
+    _built_postgres[key] = (saved, sequences, copy.deepcopy(value))
+    return value
+
+
+def _tables() -> list[str]:
+    """The models' tables, those that others refer to first."""
+    return [table.name for table in db.metadata.sorted_tables]
 
 
 def _database_file(app: Flask) -> Path:

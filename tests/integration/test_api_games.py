@@ -23,7 +23,7 @@ from tracker.extensions import db
 from tracker.models import Account, Game, GameSeat, Player, Turn, name_key, utcnow
 from tracker.services import accounts, game_view
 
-from .apps import dispose_engines, make_app
+from .apps import dispose_engines, make_app, release_app
 
 GAMES = "/api/v1/games"
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -694,11 +694,11 @@ def test_undo_takes_back_the_extra_bonus_too(api: Api):
 
 
 @pytest.fixture(scope="module")
-def shared_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+def shared_app(tmp_path_factory: pytest.TempPathFactory, backend: str) -> Iterator[Flask]:
     """One app for the tables of bad requests, which must leave every game unchanged."""
-    app = make_app(tmp_path_factory.mktemp("bad_input"), TESTING=True)
+    app = make_app(tmp_path_factory.mktemp("bad_input"), backend=backend, TESTING=True)
     yield app
-    dispose_engines(app)
+    release_app(app)
 
 
 @dataclass(frozen=True)
@@ -1197,7 +1197,7 @@ def test_create_token_for_an_unknown_account_fails_with_a_clear_message(
 @pytest.mark.parametrize(
     ("name", "password", "message"),
     [
-        pytest.param("Kowalscy", "krótkie", "co najmniej 8", id="short password"),
+        pytest.param("Kowalscy", "krótkie has", "co najmniej 12", id="11-character password"),
         pytest.param("  ", "sekretne hasło", "Podaj nazwę konta", id="blank name"),
         pytest.param("KOWALSCY", "sekretne hasło", "już istnieje", id="name taken, case ignored"),
     ],
@@ -1252,10 +1252,10 @@ def test_recompute_with_no_games_says_so(runner: FlaskCliRunner):
     assert "Przeliczono gry: 0." in result.output
 
 
-def test_a_game_goes_on_exactly_where_it_was_after_a_server_restart(tmp_path):
-    first = make_app(tmp_path)
+def test_a_game_goes_on_exactly_where_it_was_after_a_server_restart(tmp_path, backend):
+    first = make_app(tmp_path, backend=backend)
     with first.app_context():
-        account = accounts.create_account("Restart", "sekret123")
+        account = accounts.create_account("Restart", "sekretne hasło 123")
         _, token = accounts.create_token(account.id, "t")
     headers = {"Authorization": f"Bearer {token}"}
     client = first.test_client()
@@ -1273,7 +1273,7 @@ def test_a_game_goes_on_exactly_where_it_was_after_a_server_restart(tmp_path):
     before = client.get(f"{GAMES}/{game['id']}", headers=headers).get_json()
     dispose_engines(first)
 
-    second = make_app(tmp_path)  # a new process on the same database file
+    second = make_app(tmp_path, backend=backend)  # a new process on the same database
     client = second.test_client()
     after = client.get(f"{GAMES}/{game['id']}", headers=headers).get_json()
     assert after == before
@@ -1285,4 +1285,4 @@ def test_a_game_goes_on_exactly_where_it_was_after_a_server_restart(tmp_path):
     )
     assert response.status_code == 201
     assert response.get_json()["players"][0]["columns"][1]["cells"] == {"full_house": 25}
-    dispose_engines(second)
+    release_app(second)

@@ -38,7 +38,7 @@ def test_first_visit_to_an_empty_installation_leads_to_sign_up(client: FlaskClie
 
 def test_home_page_is_in_polish_and_links_to_the_arbiter(app, client: FlaskClient):
     with app.app_context():
-        accounts.create_account("Kowalscy", "sekret123")
+        accounts.create_account("Kowalscy", "sekretne hasło 123")
 
     response = client.get("/")
 
@@ -295,6 +295,7 @@ def test_instance_path_can_come_from_the_environment(
     assert (tmp_path / "elsewhere").is_dir()
 
 
+@pytest.mark.sqlite_only("PRAGMAs")
 def test_sqlite_connections_get_the_pragmas(app: Flask):
     with app.app_context():
         pragma = {

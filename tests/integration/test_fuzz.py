@@ -31,18 +31,18 @@ from flask.testing import FlaskClient
 from history_builders import PASSWORD, build_family, new_account
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
+from sqlalchemy import select, update
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from tracker.extensions import db
-from tracker.models import Account, Player
+from tracker.models import Account, AccountSession, Player
 from tracker.services import InvalidInput, accounts, games, stats
 from tracker.services.filters import read_filter
 from tracker.services.inputs import FIRST_DAY, LAST_DAY, whole_number
 
-from .apps import dispose_engines, make_app
+from .apps import make_app, release_app
 
 HUGE = "1" * 5000  # more digits than int() converts (4,300)
 OUT_OF_RANGE = "Data {day} jest poza zakresem: podaj dzień od 2.01.0001 do 30.12.9999."
@@ -65,6 +65,18 @@ class Site:
     def client(self, signed_in: bool = True) -> FlaskClient:
         client = self.app.test_client()
         if signed_in:
+            # A fuzzed sign-out, "sign out everywhere" or password change closes the session
+            # `cookie` names: open it again, so that every signed-in request is signed in.
+            with self.app.app_context():
+                db.session.execute(
+                    update(AccountSession)
+                    .where(
+                        AccountSession.account_id == self.account_id,
+                        AccountSession.revoked_at.is_not(None),
+                    )
+                    .values(revoked_at=None)
+                )
+                db.session.commit()
             client.set_cookie(self.app.config["SESSION_COOKIE_NAME"], self.cookie)
         return client
 
@@ -79,9 +91,11 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def site(tmp_path_factory: pytest.TempPathFactory, backend: str) -> Iterator[Site]:
     # make_app hashes passwords with one PBKDF2 round: fuzzed sign-ups and sign-ins hash them.
-    app = make_app(tmp_path_factory.mktemp("fuzz"), TESTING=True, WTF_CSRF_ENABLED=False)
+    app = make_app(
+        tmp_path_factory.mktemp("fuzz"), backend=backend, TESTING=True, WTF_CSRF_ENABLED=False
+    )
     with app.app_context():
         account_id = new_account("Kowalscy")
         ids = build_family(account_id)
@@ -94,7 +108,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
     assert cookie is not None
     yield Site(app, account_id, ids, player_ids, token, token_id, cookie.value)
-    dispose_engines(app)
+    release_app(app)
 
 
 def field_error(html: str, field: str) -> str | None:
