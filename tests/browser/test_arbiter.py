@@ -18,6 +18,8 @@ SMALL_TARGETS_JS = """
 
 
 def fits_the_phone(page: Page) -> None:
+    # A page reached by a form's Enter may be measured before its stylesheet has loaded.
+    page.wait_for_load_state("load")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.evaluate(SMALL_TARGETS_JS, 44) == []
 

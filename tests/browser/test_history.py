@@ -25,12 +25,14 @@ PASSWORD = "tajne hasło 123"
 
 
 def no_sideways_scroll(page: Page) -> bool:
+    page.wait_for_load_state("load")
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def small_tap_targets(page: Page) -> list[str]:
     """Links, buttons and fields in the page's content smaller than 48 px high (a link inside a
     sentence excepted)."""
+    page.wait_for_load_state("load")  # measured with the stylesheet applied, not before it
     return page.evaluate(
         """() => [...document.querySelectorAll(
               'main a, main button, main summary, main input, main select')]

@@ -27,6 +27,7 @@ def family_with_games(live_server, account_name: str) -> None:
 
 def small_tap_targets(page: Page) -> list[str]:
     """Links, buttons, fields and summaries in the page's main part lower than 48 px."""
+    page.wait_for_load_state("load")  # measured with the stylesheet applied, not before it
     return page.evaluate(
         """() => [...document.querySelectorAll(
               'main a, main button, main summary, main select, main input, main label.choice')]
