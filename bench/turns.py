@@ -27,7 +27,7 @@ It prints requests, req/s, p50/p99 latency, errors, CPU use and gunicorn's CPU t
 for each phase, then turns/s ÷ insert/s with PASS (≥ 0.5) or FAIL. Exit status: 0 on PASS
 without errors, 1 on FAIL or any error, 2 if the server does not start.
 
-Client and server share the machine's cores (as wrk does in /work/shared/TOOLING.md): absolute
+Client and server share the machine's cores (as wrk runs on such a machine do): absolute
 numbers drift between runs and machines, the ratio measured in one run is what to compare.
 """
 

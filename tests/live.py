@@ -31,7 +31,7 @@ from tracker.extensions import db
 TESTS_DIR = Path(__file__).resolve().parent
 SCREENSHOTS_DIR = TESTS_DIR.parent / "test-results" / "screenshots"
 
-# See /work/shared/TOOLING.md: a system Chromium needs these to stay quiet and offline.
+# A system Chromium on a machine without internet needs these to stay quiet and offline.
 SYSTEM_CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",

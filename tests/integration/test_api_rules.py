@@ -2,7 +2,7 @@
 the keys of a request body, and bad input answered 400 (or 415) with a message, never 500.
 
 The rules behind them (every refusal of bad dice, sheets and options, the decisions of
-DECISIONS.md, the totals, the poker ranking) are tested case by case without HTTP in
+the settled rules, the totals, the poker ranking) are tested case by case without HTTP in
 tests/unit/test_score_decisions.py; here one case of each kind goes through the endpoint."""
 
 from __future__ import annotations

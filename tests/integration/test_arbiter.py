@@ -1,4 +1,4 @@
-"""The arbiter page /sedzia (Tabela) and /sedzia/poker: the form, the decisions of DECISIONS.md
+"""The arbiter page /sedzia (Tabela) and /sedzia/poker: the form, the settled rules' decisions
 about a single roll or a poker round as the page shows them, and every bad input shown next to
 its control (never a 500). What the rules decide for every case of the tables is asked of them
 directly in tests/unit/test_arbiter_decisions.py and tests/unit/test_score_decisions.py.
@@ -202,7 +202,7 @@ def test_entered_values_are_kept(client: FlaskClient):
     assert 'name="bonus_threshold" value="42" data-submit-on-change checked' in page.html
 
 
-# --- Tabela: the decisions of DECISIONS.md about a single roll -----------------------------
+# --- Tabela: the settled rules' decisions about a single roll -----------------------------
 
 
 # Every case is asked of the rules in tests/unit/test_arbiter_decisions.py; the page renders

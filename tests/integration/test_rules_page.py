@@ -1,5 +1,5 @@
 """The rules page /zasady: every variant, the tables from the rules core, and the decisions of
-DECISIONS.md a player needs to know (joker, +100, 42, shared places, maxima)."""
+the settled rules a player needs to know (joker, +100, 42, shared places, maxima)."""
 
 from __future__ import annotations
 

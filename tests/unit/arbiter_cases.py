@@ -1,4 +1,4 @@
-"""The arbiter's table of single rolls (the decisions of DECISIONS.md), as data: what each free
+"""The arbiter's table of single rolls (the settled rules' decisions), as data: what each free
 field of each column scores, whether the rules allow it, and what the roll as a whole earns.
 
 tests/unit/test_arbiter_decisions.py asks the rules for every case; tests/integration/

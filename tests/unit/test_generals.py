@@ -1,6 +1,6 @@
 """Kolejne generały on the Polish table: the extra +100 bonus and the joker.
 
-DECISIONS.md: the extra bonus is earned by a five of a kind while the Generał field holds 50,
+the settled rules: the extra bonus is earned by a five of a kind while the Generał field holds 50,
 wherever it is written, also as 0, judged on the sheet as it stands; a five of a kind is a joker
 only when Generał and the matching upper field are both filled, and a joker must go to a free
 lower field while there is one.

@@ -50,7 +50,7 @@ PROPERTY = settings(
 
 VARIANTS = [find_variant(v) for v in ("standard", "ordered", "scandinavian", "triple")]
 JOKER_VARIANTS = [v for v in VARIANTS if v.joker]
-# The highest total without extra Generał bonuses (DECISIONS.md).
+# The highest total without extra Generał bonuses (the settled rules).
 MAXIMUM = {"standard": 375, "ordered": 375, "scandinavian": 374, "triple": 2250}
 
 variants = pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.id)

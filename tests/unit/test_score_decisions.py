@@ -1,5 +1,5 @@
 """What /api/v1/score and /api/v1/poker/rank answer, asked of the rules directly: the refusals of
-bad dice, variants, sheets and options, the decisions of DECISIONS.md about a roll, the totals
+bad dice, variants, sheets and options, the settled rules' decisions about a roll, the totals
 of a sheet as sent, and the ranking of poker hands. tests/integration/test_api_rules.py keeps
 what only HTTP shows (status codes, the shape of the JSON, the keys of a request body)."""
 
@@ -220,7 +220,7 @@ def test_bad_options_are_refused_with_a_message(variant: str, options: Any):
     assert_refused(find_variant(variant).parse_options, options)
 
 
-# --- a roll on a sheet: the decisions of DECISIONS.md ---------------------------------------
+# --- a roll on a sheet: the settled rules' decisions ---------------------------------------
 
 
 def test_empty_sheet_may_be_left_out():

@@ -111,7 +111,7 @@ def test_check_players(variant_id, count, allowed):
     ids=["standard", "ordered", "scandinavian", "triple"],
 )
 def test_max_total_without_extra_general_bonuses(variant_id, maximum):
-    # DECISIONS.md: every field at its maximum, the upper bonus in, extra bonuses not.
+    # the settled rules: every field at its maximum, the upper bonus in, extra bonuses not.
     assert find_table_variant(variant_id).max_total == maximum
 
 

@@ -59,7 +59,7 @@ def rules() -> str:
     )
 
 
-# The tie-breaks DECISIONS.md settles, explained by the rules core itself.
+# The tie-breaks the settled rules decide, explained by the rules core itself.
 POKER_EXAMPLES = (("23456", "12345"), ("55331", "55226"), ("55522", "44466"))
 
 

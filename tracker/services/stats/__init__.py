@@ -10,7 +10,7 @@ A page is a handful of queries, each one pass over the filtered games: at 10,000
 players, SQLite's sort for each GROUP BY is most of the cost, so one pass serves several figures
 (docs/benchmarks.md, "Statistics").
 
-What counts, as DECISIONS.md ("Winning a table game") decides:
+What counts, as the settled rules ("Winning a table game") decide:
 
 - only finished games; a game's date is the moment it finished, in the table's local time
   (`GameFilter.zone`), so "from 1 May to 31 May" means local calendar days, both included;
