@@ -15,7 +15,7 @@ from flask import Response, jsonify, request
 from ..services import InvalidInput, stats
 from ..services.filters import read_filter
 from ..web import local_zone
-from . import bp, error_response
+from . import api_errors, bp
 from .auth import current_account, token_required
 
 PARAMETERS = ("variant", "player", "from", "to")
@@ -24,29 +24,25 @@ SINGLE = ("variant", "from", "to")
 
 @bp.get("/stats")
 @token_required
+@api_errors
 def stats_summary() -> Response:
     unknown = sorted(set(request.args) - set(PARAMETERS))
     if unknown:
         known = ", ".join(PARAMETERS)
-        return error_response(
-            f"Nieznane parametry: {', '.join(unknown)}. Znane parametry: {known}.", 400
-        )
+        raise InvalidInput(f"Nieznane parametry: {', '.join(unknown)}. Znane parametry: {known}.")
     repeated = [name for name in SINGLE if len(request.args.getlist(name)) > 1]
     if repeated:
-        return error_response(f"Parametr {repeated[0]} można podać tylko raz.", 400)
+        raise InvalidInput(f"Parametr {repeated[0]} można podać tylko raz.")
     account_id = current_account().id
     names = [n.strip() for n in request.args.getlist("player") if n.strip()]
     player_ids = [stats.find_player_id(account_id, name) for name in names]
-    try:
-        f = read_filter(
-            variant=request.args.get("variant"),
-            since=request.args.get("from"),
-            until=request.args.get("to"),
-            player_ids=[p for p in player_ids if p is not None],
-            zone=local_zone(),
-        )
-    except InvalidInput as exc:
-        return error_response(exc.message, exc.status)
+    f = read_filter(
+        variant=request.args.get("variant"),
+        since=request.args.get("from"),
+        until=request.args.get("to"),
+        player_ids=[p for p in player_ids if p is not None],
+        zone=local_zone(),
+    )
     if None in player_ids:  # nobody of that name: no game of theirs
         return jsonify(stats.empty_api_summary())
     return jsonify(stats.api_summary(account_id, f))

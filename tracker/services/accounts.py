@@ -48,7 +48,7 @@ def _hash_method() -> str:
     return str(current_app.config.get("PASSWORD_HASH_METHOD") or DEFAULT_HASH_METHOD)
 
 
-def _hash_password(password: str) -> str:
+def hash_password(password: str) -> str:
     return generate_password_hash(password, method=_hash_method())
 
 
@@ -77,7 +77,7 @@ def create_account(name: str, password: str) -> Account:
     key = name_key(name)
     if db.session.scalar(select(Account.id).where(Account.name_key == key)) is not None:
         raise InvalidInput("Konto o tej nazwie już istnieje.", "name")
-    account = Account(name=name, name_key=key, password_hash=_hash_password(password))
+    account = Account(name=name, name_key=key, password_hash=hash_password(password))
     db.session.add(account)
     try:
         db.session.commit()
@@ -152,7 +152,7 @@ def change_password(account: Account, current: str, new: str, remote_addr: str) 
     confirm_password(account, current, remote_addr)
     if len(new or "") < PASSWORD_MIN:
         raise InvalidInput(PASSWORD_TOO_SHORT, "new_password")
-    account.password_hash = _hash_password(new)  # the account is in the session: it loaded it
+    account.password_hash = hash_password(new)  # the account is in the session: it loaded it
     _revoke_sessions(account.id, keep=account.session_key)
     audit.record(audit.PASSWORD_CHANGED, account.id)
     db.session.commit()
@@ -168,7 +168,7 @@ def reset_password(name: str, new: str) -> Account:
         raise NotFound(f"Nie ma konta {name!r}.")
     if len(new or "") < PASSWORD_MIN:
         raise InvalidInput(PASSWORD_TOO_SHORT, "password")
-    account.password_hash = _hash_password(new)
+    account.password_hash = hash_password(new)
     _revoke_sessions(account.id)
     db.session.execute(delete(LoginFailure).where(LoginFailure.name_key == account.name_key))
     audit.record(audit.PASSWORD_RESET, account.id, "przez administratora serwera (CLI)")

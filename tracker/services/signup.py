@@ -113,7 +113,7 @@ def sign_up(
         raise InvalidInput(NAME_UNUSABLE, "name")
     # Hashed before the transaction: the database stays free for others meanwhile.
     account = Account(
-        name=name, name_key=key, password_hash=accounts._hash_password(password), created_at=now
+        name=name, name_key=key, password_hash=accounts.hash_password(password), created_at=now
     )
     try:
         if digest is not None:
