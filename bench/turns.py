@@ -64,7 +64,12 @@ from sqlalchemy import text  # noqa: E402
 from tracker import rules  # noqa: E402
 
 HOST = "127.0.0.1"
-TARGET_RATIO = 0.5
+SERVERS = {
+    "granian": "tracker.cli.run_server, as `serve` runs it",
+    "gunicorn": "gthread, 8 threads, keep-alive 5 s, as `serve` ran it before",
+}
+TARGET_RATIO = 0.8
+TARGET_TURN_CPU_MS = 1.0
 BENCH_TABLE = "bench_inserts"
 VARIANTS = ("standard", "ordered", "scandinavian", "triple")
 
@@ -114,7 +119,12 @@ def build_app(directory: Path, database_url: str | None = None) -> Setup:
         db.session.commit()
         return jsonify(id=row_id), 201
 
+    def bench_hello() -> str:
+        """Hello world through the same app (its hooks: session, CSRF, headers): the floor."""
+        return "ok"
+
     app.add_url_rule("/bench/insert", "bench_insert", bench_insert, methods=["POST"])
+    app.add_url_rule("/bench/hello", "bench_hello", bench_hello)
     csrf.exempt(bench_insert)
     return Setup(app, token, directory)
 
@@ -125,14 +135,22 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _serve(app: Flask, port: int, workers: int, log_path: str) -> None:
-    """Child process: gunicorn exactly as `flask --app tracker serve` starts it."""
+def _serve(app: Flask, port: int, workers: int, log_path: str, server: str = "granian") -> None:
+    """Child process: the server exactly as `flask --app tracker serve` starts it (granian), or
+    gunicorn with the settings `serve` used before (`--server gunicorn`), for comparison."""
     log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(log, 1)
     os.dup2(log, 2)
-    from tracker.cli import run_server
+    from tracker.cli import DEFAULT_THREADS, _serve_with_gunicorn, run_server
 
-    run_server(app, HOST, port, workers)
+    if server == "gunicorn":
+        import contextvars
+
+        contextvars.Context().run(
+            _serve_with_gunicorn, app, HOST, port, workers, max(DEFAULT_THREADS, 8)
+        )
+    else:
+        run_server(app, HOST, port, workers)
 
 
 def wait_until_up(port: int, server: mp.Process, timeout: float = 30.0) -> bool:
@@ -188,6 +206,20 @@ class Player:
     def started(self, game: dict[str, Any]) -> None:
         self.game = game
         self.games_created += 1
+
+    def written(self, answer: dict[str, Any]) -> None:
+        """Follow the game from a turn's answer: the whole game, or the lean answer
+        (`Prefer: return=minimal`), applied to the game this client holds."""
+        if "players" in answer and "turns" in answer:
+            self.game = answer
+            return
+        game = self.game
+        assert game is not None
+        turn = answer["turn"]
+        player = next(p for p in game["players"] if p["name"] == turn["player"])
+        player["columns"][turn["column"] or 0]["cells"][turn["field"]] = turn["points"]
+        game["current_player"] = answer["current_player"]
+        game["finished"] = answer["finished"]
 
     def needs_game(self) -> bool:
         return self.game is None or bool(self.game["finished"])
@@ -344,6 +376,7 @@ def run_client(
     measure_from: float,
     end: float,
     out: Any,
+    lean: bool = False,
 ) -> None:
     """One client process: one connection, requests back to back from `start` until `end`.
 
@@ -356,6 +389,7 @@ def run_client(
         conn = Connection(port)
         json_headers = b"Content-Type: application/json\r\n"
         auth_headers = json_headers + f"Authorization: Bearer {token}\r\n".encode()
+        turn_headers = auth_headers + (b"Prefer: return=minimal\r\n" if lean else b"")
         player = Player(client, rng, variants)
         while time.monotonic() < start:
             time.sleep(0.001)
@@ -374,6 +408,9 @@ def run_client(
                 elif phase == "insert":
                     status, payload = conn.request("POST", "/bench/insert", b"{}", json_headers)
                     ok = status == 201
+                elif phase == "hello":
+                    status, payload = conn.request("GET", "/bench/hello")
+                    ok = status == 200
                 else:
                     if player.needs_game():
                         status, payload = conn.request(
@@ -388,10 +425,10 @@ def run_client(
                             result.creates.append(t1 - t0)
                         continue
                     path, body = player.next_turn()
-                    status, payload = conn.request("POST", path, body, auth_headers)
+                    status, payload = conn.request("POST", path, body, turn_headers)
                     ok = status == 201
                     if ok:
-                        player.game = json.loads(payload)
+                        player.written(json.loads(payload))
                 t1 = time.monotonic()
             except (OSError, ValueError, IndexError, http.client.HTTPException) as exc:
                 conn.close()
@@ -482,6 +519,7 @@ def run_slice(
     variants: tuple[str, ...],
     warmup: float,
     server_pid: int | None = None,
+    lean: bool = False,
 ) -> None:
     """Run `clients` client processes for `warmup` + `seconds` and add what they measured."""
     phase = into.name
@@ -494,7 +532,7 @@ def run_slice(
         receive, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(
             target=run_client,
-            args=(phase, client, port, token, variants, start, measure_from, end, send),
+            args=(phase, client, port, token, variants, start, measure_from, end, send, lean),
         )
         proc.start()
         send.close()
@@ -537,9 +575,8 @@ def run_slice(
 
 
 def machine(database_url: str | None = None) -> str:
+    import importlib.metadata
     import sqlite3
-
-    import gunicorn
 
     if database_url:
         from scratch_database import server_version
@@ -549,7 +586,8 @@ def machine(database_url: str | None = None) -> str:
         database = f"SQLite {sqlite3.sqlite_version}"
     return (
         f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {database}, "
-        f"gunicorn {gunicorn.__version__}"
+        f"granian {importlib.metadata.version('granian')}, "
+        f"gunicorn {importlib.metadata.version('gunicorn')}"
     )
 
 
@@ -586,8 +624,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--phases",
-        default="insert,turns,healthz",
+        default="insert,turns,hello,healthz",
         help="comma-separated phases, in order (insert and turns are needed for the ratio)",
+    )
+    parser.add_argument(
+        "--server",
+        choices=tuple(SERVERS),
+        default="granian",
+        help="granian as `serve` runs it, or gunicorn gthread as `serve` ran it before",
+    )
+    parser.add_argument(
+        "--lean",
+        action="store_true",
+        help="ask for the lean turn answer (Prefer: return=minimal), as the browser does",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument(
@@ -604,8 +653,8 @@ def main(argv: list[str] | None = None) -> int:
     ):
         parser.error("--seconds, --clients, --rounds and --workers must be positive")
     phases = [p.strip() for p in args.phases.split(",") if p.strip()]
-    if not set(phases) <= {"insert", "turns", "healthz"}:
-        parser.error("phases are insert, turns, healthz")
+    if not set(phases) <= {"insert", "turns", "hello", "healthz"}:
+        parser.error("phases are insert, turns, hello, healthz")
     workers = args.workers or default_workers()
     variants = VARIANTS if args.variant == "mixed" else (args.variant,)
 
@@ -621,9 +670,9 @@ def main(argv: list[str] | None = None) -> int:
         machine_line = machine(database_url)
         setup = build_app(directory, database_url)
         port = free_port()
-        log_path = str(directory / "gunicorn.log")
+        log_path = str(directory / "server.log")
         server = mp.get_context("fork").Process(
-            target=_serve, args=(setup.app, port, workers, log_path), daemon=False
+            target=_serve, args=(setup.app, port, workers, log_path, args.server), daemon=False
         )
         server.start()
         if not wait_until_up(port, server):
@@ -631,9 +680,10 @@ def main(argv: list[str] | None = None) -> int:
             print(Path(log_path).read_text(errors="replace")[-4000:], file=sys.stderr)
             return 2
         print(
-            f"gunicorn (tracker.cli.run_server), {workers} workers on {HOST}:{port}; "
+            f"{args.server} ({SERVERS[args.server]}), {workers} workers on {HOST}:{port}; "
             f"{args.clients} clients; {args.seconds:g} s per phase in {args.rounds} interleaved "
             f"slice(s), each after {args.warmup:g} s of uncounted warm-up; variant {args.variant}"
+            f"; turn answers: {'lean (Prefer: return=minimal)' if args.lean else 'whole game'}"
         )
         print(f"machine: {machine_line}")
         results = {phase: PhaseResult(phase) for phase in phases}
@@ -648,6 +698,7 @@ def main(argv: list[str] | None = None) -> int:
                     variants,
                     args.warmup,
                     server.pid,
+                    args.lean,
                 )
                 r = results[phase]
                 print(
@@ -674,7 +725,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(
         "(CPU busy: all cores, whole machine, anyone's processes; clients: the load generator's"
-        " share of it;\n server CPU ms/req: gunicorn's CPU time over the requests it answered)"
+        " share of it;\n server CPU ms/req: the server's CPU time (main process and workers) over"
+        " the requests it answered)"
     )
     if "turns" in results:
         t = results["turns"]
@@ -702,6 +754,15 @@ def main(argv: list[str] | None = None) -> int:
                 f" = {cost_ratio:.2f} (the cost ratio that"
                 " throughput follows when the server alone saturates the cores; diagnosis only)"
             )
+    turn_cpu_ok = True
+    if "turns" in results:
+        per_turn = results["turns"].server_ms_per_request
+        if per_turn == per_turn:
+            turn_cpu_ok = per_turn <= TARGET_TURN_CPU_MS
+            print(
+                f"server CPU per turn = {per_turn:.2f} ms  (target ≤ {TARGET_TURN_CPU_MS})  "
+                f"{'PASS' if turn_cpu_ok else 'FAIL'}"
+            )
     if errors:
         print(f"{errors} request(s) failed: see the samples above.")
     if args.json:
@@ -714,6 +775,8 @@ def main(argv: list[str] | None = None) -> int:
                     "seconds": args.seconds,
                     "rounds": args.rounds,
                     "variant": args.variant,
+                    "server": args.server,
+                    "lean": args.lean,
                     "phases": {
                         name: {
                             "requests": r.requests,
@@ -735,7 +798,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             + "\n"
         )
-    return 0 if verdict != "FAIL" and not errors else 1
+    return 0 if verdict != "FAIL" and turn_cpu_ok and not errors else 1
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from tracker.commands import (
 from tracker.errors import KosciRequest, render_error
 from tracker.extensions import (
     COMPRESS_MIMETYPES,
+    DEFAULT_SQLITE_SYNCHRONOUS,
     compress,
     csrf,
     db,
@@ -152,6 +153,10 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # A database server (PostgreSQL): connections kept open per worker process, one per
         # thread by default (README "Production on PostgreSQL"). SQLite keeps its own pool.
         KOSCI_DB_POOL_SIZE=_env_int("KOSCI_DB_POOL_SIZE", DEFAULT_THREADS),
+        # SQLite: NORMAL (the default) or FULL, an fsync per commit (README "Durability").
+        KOSCI_SQLITE_SYNCHRONOUS=(
+            os.environ.get("KOSCI_SQLITE_SYNCHRONOUS") or DEFAULT_SQLITE_SYNCHRONOUS
+        ).upper(),
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -335,7 +340,7 @@ def _register_extensions(app: Flask) -> None:
 
     with app.app_context():
         for engine in db.engines.values():
-            use_sqlite_pragmas(engine)
+            use_sqlite_pragmas(engine, app.config["KOSCI_SQLITE_SYNCHRONOUS"])
             database = sqlite_file_created_private(engine)
             if database is not None:
                 warn_if_readable_by_others(app, database)
@@ -402,22 +407,32 @@ PERMISSIONS_POLICY = ", ".join(
 )
 
 
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+    ("Permissions-Policy", PERMISSIONS_POLICY),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+)
+
+
 def _register_security_headers(app: Flask) -> None:
     https = bool(app.config["KOSCI_HTTPS"])
 
     @app.after_request
     def add_security_headers(response: Response) -> Response:
         headers = response.headers
-        headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "same-origin")
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
-        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        # What a view set itself stands; the rest is added in one pass (every answer pays
+        # for this hook: one scan of the headers, not one per header).
+        present = {name.lower() for name in headers.keys()}  # noqa: SIM118 (Headers)
+        headers.extend(
+            [(name, value) for name, value in SECURITY_HEADERS if name.lower() not in present]
+        )
         # Browsers ignore HSTS sent over plain HTTP; behind a proxy the request is secure when
         # the proxy says so (X-Forwarded-Proto, trusted through KOSCI_PROXY_HOPS).
-        if https and request.is_secure:
-            headers.setdefault("Strict-Transport-Security", HSTS)
+        if https and "strict-transport-security" not in present and request.is_secure:
+            headers["Strict-Transport-Security"] = HSTS
         if _is_private():
             headers["Cache-Control"] = "no-store"
         return response

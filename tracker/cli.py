@@ -27,19 +27,25 @@ def default_workers() -> int:
     return min(4, max(2, os.cpu_count() or 2))
 
 
-# Threads per worker process. A thread waits on a slow phone (or a stalled connection) without
-# holding up the others, so a few stuck clients cannot stop the table; with several workers a
-# heavy request (an import) leaves the other processes free for turns. Measured against sync
-# workers in docs/benchmarks.md ("Serving model").
-DEFAULT_THREADS = 8
-# How long an idle kept-alive connection stays open: a phone at the table sends its next
-# request within seconds, and reuses the connection instead of paying a new one.
+# Threads per worker process that run the app. granian reads each request whole (and writes
+# each answer) in its own Rust event loop, so a slow phone or a stalled connection holds no
+# thread at all; the threads are there for requests that wait on the database, and with
+# several workers a heavy request (an import) leaves the other processes free for turns.
+# granian's own advice is at most 2 threads per core plus one: more only add GIL contention.
+# Measured against gunicorn's models in docs/benchmarks.md ("Serving model").
+DEFAULT_THREADS = min(8, 2 * (os.cpu_count() or 1) + 1)
+# gunicorn (kept for the benchmarks that compare servers): how long an idle kept-alive
+# connection stays open. granian keeps connections alive until the client closes them.
 KEEPALIVE_SECONDS = 5
-# One line a request: who (the client's address; behind a proxy, the one it forwarded when
-# KOSCI_PROXY_HOPS trusts it), when, method, path, status, bytes, milliseconds, user agent.
-# Never the query string, the referrer (a URL with a query) or any header that could carry a
-# secret (Authorization, Cookie).
-ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
+# One line a request: who (the connecting client's address: behind a proxy, the proxy's),
+# when, method, path, status, milliseconds, user agent. Never the query string, the referrer
+# (a URL with a query) or any header that could carry a secret (Authorization, Cookie).
+ACCESS_LOG_FORMAT = (
+    '%(addr)s [%(time)s] "%(method)s %(path)s %(protocol)s" %(status)d %(dt_ms).1fms '
+    '"%(header{user-agent})s"'
+)
+# gunicorn's atoms for the same line (bench/serving.py and bench/turns.py still measure it).
+GUNICORN_ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
 
 
 @click.command("serve")
@@ -54,7 +60,7 @@ ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help=f"Worker processes (gunicorn; threads with waitress on Windows). "
+    help=f"Worker processes (granian; threads with waitress on Windows). "
     f"[default: {default_workers()}]",
 )
 @click.option(
@@ -62,13 +68,13 @@ ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"
     type=click.IntRange(min=1),
     default=DEFAULT_THREADS,
     show_default=True,
-    help="Threads per worker process (gunicorn).",
+    help="Threads per worker process that run the app.",
 )
 @click.option(
     "--access-log/--no-access-log",
     default=True,
     show_default=True,
-    help="Log one line per request to standard output (gunicorn).",
+    help="Log one line per request to standard output.",
 )
 @pass_script_info
 def serve_command(
@@ -108,10 +114,11 @@ def run_server(
     *,
     access_log: bool = False,
 ) -> None:
-    """Serve `app` until interrupted: gunicorn on POSIX, waitress on Windows.
+    """Serve `app` until interrupted: granian on POSIX, waitress on Windows (where granian
+    serves one worker process only).
 
     The Flask CLI runs every command inside an app context of its own, and a server started
-    from there would hand it on: gunicorn forks its workers from this thread, and every request
+    from there would hand it on: the workers are forked from this thread, and every request
     of a worker would then find that context already pushed and share its `g` (the signed-in
     account, the CSRF token) with every other request. The server therefore runs in an empty
     context, like a server started outside the CLI: each request pushes its own.
@@ -131,20 +138,57 @@ def _run_server(
         # One process; waitress reads every request whole before a thread takes it, so a
         # stalled client holds no thread.
         serve(app, host=host, port=port, threads=max(workers * threads, 4))
-    elif schedule is not None:
-        # The backups run in a thread of gunicorn's master process, started once it listens:
-        # one thread however many workers, and none in the workers it forks.
-        _serve_with_gunicorn(
+    else:
+        # The backups run in a thread of the main process, started before the workers are
+        # forked: one thread however many workers, and none in the workers.
+        _serve_with_granian(
             app,
             host,
             port,
             workers,
             threads,
             access_log=access_log,
-            when_ready=lambda _server: schedule.start(),
+            on_startup=None if schedule is None else schedule.start,
         )
-    else:
-        _serve_with_gunicorn(app, host, port, workers, threads, access_log=access_log)
+
+
+def _serve_with_granian(
+    app: Flask,
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    *,
+    access_log: bool = False,
+    on_startup: Callable[[], object] | None = None,
+) -> None:
+    """granian with `serve`'s settings: HTTP/1.1 with kept-alive connections, the WSGI app run
+    by `threads` threads in each of `workers` forked processes.
+
+    granian parses HTTP, keeps connections and buffers bodies in Rust, outside the GIL: a
+    request costs the server a fraction of what gunicorn's Python loop costs, and a client
+    that stalls holds no app thread. Forwarded headers are not read by granian: the app
+    believes them only when `KOSCI_PROXY_HOPS` says a proxy sets them (werkzeug's ProxyFix,
+    in `create_app`)."""
+    from granian.constants import HTTPModes, Interfaces
+    from granian.server import Server
+
+    server = Server(
+        "tracker",  # a label only: the workers get `app` itself through the loader below
+        address=host,
+        port=port,
+        interface=Interfaces.WSGI,
+        workers=workers,
+        blocking_threads=threads,
+        http=HTTPModes.http1,
+        websockets=False,
+        log_access=access_log,
+        log_access_format=ACCESS_LOG_FORMAT,
+    )
+    if on_startup is not None:
+        server.on_startup(on_startup)
+    # Workers are forked (Linux, macOS with fork): the loader hands them the app built here.
+    server.serve(target_loader=lambda *_args, **_kwargs: app, wrap_loader=False)
 
 
 def backup_schedule(app: Flask) -> BackupSchedule | None:
@@ -177,9 +221,9 @@ def _serve_with_gunicorn(
     access_log: bool = False,
     when_ready: Callable[[Any], object] | None = None,
 ) -> None:
-    """gunicorn with `serve`'s settings; `worker_class` is there for bench/serving.py, which
-    measures the alternatives. `when_ready` is gunicorn's server hook, called in the master
-    process once it listens.
+    """gunicorn with the settings `serve` used before granian, for the benchmarks that compare
+    the servers (bench/serving.py, bench/turns.py --server gunicorn). `when_ready` is
+    gunicorn's server hook, called in the master process once it listens.
 
     Forwarded headers: the app believes them only when `KOSCI_PROXY_HOPS` says a proxy sets
     them (werkzeug's ProxyFix, in `create_app`), and gunicorn is told the same. Left to its
@@ -202,7 +246,7 @@ def _serve_with_gunicorn(
             self.cfg.set("forwarder_headers", "")  # SCRIPT_NAME, PATH_INFO: never from a header
             if access_log:
                 self.cfg.set("accesslog", "-")  # standard output
-                self.cfg.set("access_log_format", ACCESS_LOG_FORMAT)
+                self.cfg.set("access_log_format", GUNICORN_ACCESS_LOG_FORMAT)
             if when_ready is not None:
                 self.cfg.set("when_ready", when_ready)
             # gunicorn >= 25.1 opens a control socket at one path per user: two instances

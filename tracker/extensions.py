@@ -30,12 +30,17 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
+# How durable a commit is (`KOSCI_SQLITE_SYNCHRONOUS`, README "Durability"). NORMAL, the
+# default: with WAL a power cut or an OS crash may lose the last commits (a turn written a
+# moment before), never corrupt the file or half-write a turn; a crash of the app alone loses
+# nothing. FULL: every commit is on the disk before its answer (an fsync per commit), so a
+# written turn survives a power cut too, at a measured cost per commit (docs/benchmarks.md).
+SQLITE_SYNCHRONOUS = ("NORMAL", "FULL")
+DEFAULT_SQLITE_SYNCHRONOUS = "NORMAL"
+
 SQLITE_PRAGMAS = (
     # Readers never block the writer and vice versa: several phones at one table.
     "PRAGMA journal_mode=WAL",
-    # Safe with WAL (a power cut may lose the last commit, never corrupt the file) and
-    # twice as fast per commit as FULL on this hardware (about 3,700 against 1,800 commits/s).
-    "PRAGMA synchronous=NORMAL",
     # SQLite ignores foreign keys unless asked, per connection.
     "PRAGMA foreign_keys=ON",
     # Wait for a concurrent writer instead of failing at once with "database is locked".
@@ -98,16 +103,27 @@ def sqlite_file_created_private(engine: Engine) -> Path | None:
     return path
 
 
-def use_sqlite_pragmas(engine: Engine) -> None:
-    """Run `SQLITE_PRAGMAS` on every new connection of `engine` if it is SQLite."""
+def use_sqlite_pragmas(engine: Engine, synchronous: str = DEFAULT_SQLITE_SYNCHRONOUS) -> None:
+    """Run `SQLITE_PRAGMAS` and the `synchronous` level (one of `SQLITE_SYNCHRONOUS`) on every
+    new connection of `engine` if it is SQLite."""
+    if synchronous not in SQLITE_SYNCHRONOUS:
+        raise RuntimeError(
+            f"KOSCI_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)}, "
+            f"not {synchronous!r}."
+        )
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _set_sqlite_pragmas)
+        pragmas = (*SQLITE_PRAGMAS, f"PRAGMA synchronous={synchronous}")
+
+        def set_pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+            _run_pragmas(dbapi_connection, pragmas)
+
+        event.listen(engine, "connect", set_pragmas)
 
 
-def _set_sqlite_pragmas(dbapi_connection: sqlite3.Connection, _connection_record: Any) -> None:
+def _run_pragmas(dbapi_connection: sqlite3.Connection, pragmas: tuple[str, ...]) -> None:
     cursor = dbapi_connection.cursor()
     try:
-        for pragma in SQLITE_PRAGMAS:
+        for pragma in pragmas:
             cursor.execute(pragma)
     finally:
         cursor.close()

@@ -1286,3 +1286,62 @@ def test_a_game_goes_on_exactly_where_it_was_after_a_server_restart(tmp_path, ba
     assert response.status_code == 201
     assert response.get_json()["players"][0]["columns"][1]["cells"] == {"full_house": 25}
     release_app(second)
+
+
+# --- the lean answer to a turn (Prefer: return=minimal) -----------------------------------------
+
+
+def post_lean(api: Api, game_id: int, body: dict[str, Any]):
+    return api.client.post(
+        f"{GAMES}/{game_id}/turns",
+        json=body,
+        headers={**api.headers, "Prefer": "return=minimal"},
+    )
+
+
+def test_a_turn_answers_the_whole_game_unless_the_client_prefers_less(api: Api):
+    game = api.new_game("standard", ["Ala", "Ola"])
+
+    whole = api.post(f"{GAMES}/{game['id']}/turns", {"dice": SIXES, "field": "sixes"})
+    lean = post_lean(api, game["id"], {"dice": [1, 1, 1, 2, 3], "field": "ones"})
+
+    assert "turns" in whole.get_json()
+    assert "Preference-Applied" not in whole.headers
+    assert lean.status_code == 201
+    assert lean.headers["Preference-Applied"] == "return=minimal"
+    assert "Prefer" in lean.headers["Vary"]
+    answer = lean.get_json()
+    assert "turns" not in answer and "players" not in answer
+
+
+def test_the_lean_answer_says_what_changed_as_the_whole_game_does(api: Api):
+    game = api.new_game("standard", ["Ala", "Ola"])
+    api.turn(game["id"], SIXES, "sixes")
+
+    answer = post_lean(api, game["id"], {"dice": [1, 1, 1, 2, 3], "field": "ones"}).get_json()
+    whole = api.get(f"{GAMES}/{game['id']}").get_json()
+
+    assert answer["turn"] == {"seq": 2, **whole["turns"][-1]}
+    assert answer["turn"]["player"] == "Ola" and answer["turn"]["points"] == 3
+    ola = whole["players"][1]
+    assert answer["player"] == {
+        "name": "Ola",
+        "total": ola["total"],
+        "columns": [{k: v for k, v in c.items() if k != "cells"} for c in ola["columns"]],
+    }
+    for key in ("id", "version", "finished", "next_seq", "current_player", "winners", "round"):
+        assert answer[key] == whole[key], key
+    assert answer["current_player"] == "Ala" and answer["next_seq"] == 3
+
+
+def test_the_lean_answer_of_a_poker_hand_gives_every_players_round_wins(api: Api):
+    game = api.new_game("poker", ["Ala", "Ola"])
+    api.post(f"{GAMES}/{game['id']}/turns", {"dice": SIXES})
+
+    answer = post_lean(api, game["id"], {"dice": [1, 2, 3, 4, 6]}).get_json()
+    whole = api.get(f"{GAMES}/{game['id']}").get_json()
+
+    assert answer["turn"]["player"] == "Ola" and answer["turn"]["field"] is None
+    assert answer["players"] == whole["players"]
+    assert answer["players"][0]["round_wins"] == 1
+    assert answer["round"] == whole["round"] and answer["version"] == whole["version"]

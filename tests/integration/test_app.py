@@ -341,3 +341,29 @@ def test_api_answers_are_not_compressed(client: FlaskClient):
 
     assert response.status_code == 200
     assert "Content-Encoding" not in response.headers
+
+
+@pytest.mark.sqlite_only("PRAGMAs")
+@pytest.mark.parametrize(("setting", "level"), [("full", 2), ("NORMAL", 1), ("", 1)])
+def test_durability_is_a_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str, level: int
+):
+    """KOSCI_SQLITE_SYNCHRONOUS=FULL makes every commit reach the disk before its answer;
+    NORMAL is the default."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("KOSCI_SQLITE_SYNCHRONOUS", setting)
+    app = create_app(instance_path=tmp_path)
+    with app.app_context():
+        found = db.session.execute(text("PRAGMA synchronous")).scalar()
+        db.session.remove()
+        db.engine.dispose()
+    assert found == level
+
+
+def test_an_unknown_durability_setting_stops_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("KOSCI_SQLITE_SYNCHRONOUS", "OFF")
+    with pytest.raises(RuntimeError, match="KOSCI_SQLITE_SYNCHRONOUS"):
+        create_app(instance_path=tmp_path)

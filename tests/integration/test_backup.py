@@ -409,26 +409,30 @@ def test_the_backup_thread_backs_up_at_once_and_logs_errors_without_stopping(
 @pytest.mark.parametrize(
     "app_config", [{"KOSCI_BACKUP_DIR": "backups-here", "KOSCI_BACKUP_KEEP": "5"}]
 )
-def test_serve_starts_the_backups_once_gunicorn_listens(
+def test_serve_starts_the_backups_when_the_server_starts(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ):
-    config: dict[str, Any] = {}
+    hooks: list[Any] = []
     started: list[BackupSchedule] = []
 
-    class FakeArbiter:
-        def __init__(self, application: Any) -> None:
-            config.update({k: v.get() for k, v in application.cfg.settings.items()})
-
-        def run(self) -> None:
+    class FakeGranian:
+        def __init__(self, target: str, **settings: Any) -> None:
             pass
 
-    monkeypatch.setattr("gunicorn.app.base.Arbiter", FakeArbiter)
+        def on_startup(self, hook: Any) -> None:
+            hooks.append(hook)
+
+        def serve(self, **kwargs: Any) -> None:
+            pass
+
+    monkeypatch.setattr("granian.server.Server", FakeGranian)
     monkeypatch.setattr(cli.sys, "platform", "linux")
     monkeypatch.setattr(BackupSchedule, "start", lambda schedule: started.append(schedule))
 
     cli.run_server(app, "127.0.0.1", 8000, 2, 4)
-    assert not started  # not before gunicorn is ready
-    config["when_ready"](None)
+    assert not started  # not before the server starts (in its main process, once)
+    [hook] = hooks
+    hook()
 
     [schedule] = started
     assert schedule.directory == Path("backups-here").resolve()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 import sqlite3
 from pathlib import Path
+from typing import Any, ClassVar
 
 import click.testing
 import pytest
@@ -152,58 +154,60 @@ def _alembic_config() -> AlembicConfig:
     return config
 
 
-def test_the_server_runs_outside_the_cli_app_context(app: Flask, monkeypatch: pytest.MonkeyPatch):
-    """The CLI pushes an app context for every command; gunicorn forks its workers from the
-    thread that runs it, so a server started inside that context would share one `g` (the
-    signed-in account, the CSRF token) between all requests of a worker."""
-    seen = []
-    monkeypatch.setattr(
-        cli, "_serve_with_gunicorn", lambda *args, **kwargs: seen.append(has_app_context())
-    )
+class FakeGranian:
+    """Stands in for `granian.server.Server`: records what `serve` asks of it."""
+
+    made: ClassVar[list[FakeGranian]] = []
+
+    def __init__(self, target: str, **settings: Any) -> None:
+        self.target = target
+        self.settings = settings
+        self.startup: list[Any] = []
+        self.served_app: Any = None
+        FakeGranian.made.append(self)
+
+    def on_startup(self, hook: Any) -> Any:
+        self.startup.append(hook)
+        return hook
+
+    def serve(self, target_loader: Any = None, wrap_loader: bool = True) -> None:
+        self.served_app = target_loader()
+        self.served_in_app_context = has_app_context()
+
+
+def granian_server(app: Flask, monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -> FakeGranian:
+    """What `serve` gives granian, without starting it."""
+    FakeGranian.made.clear()
+    monkeypatch.setattr("granian.server.Server", FakeGranian)
     monkeypatch.setattr(cli.sys, "platform", "linux")
+    cli.run_server(app, "127.0.0.1", 8000, 3, cli.DEFAULT_THREADS, **kwargs)
+    [server] = FakeGranian.made
+    return server
 
+
+def test_the_server_runs_outside_the_cli_app_context(app: Flask, monkeypatch: pytest.MonkeyPatch):
+    """The CLI pushes an app context for every command; the workers are forked from the thread
+    that runs the server, so a server started inside that context would share one `g` (the
+    signed-in account, the CSRF token) between all requests of a worker."""
     with app.app_context():
-        cli.run_server(app, "127.0.0.1", 8000, 2, 4)
+        server = granian_server(app, monkeypatch)
 
-    assert seen == [False]
+    assert server.served_in_app_context is False
+    assert server.served_app is app
 
 
-def test_serve_defaults_to_threads_and_kept_alive_connections(
+def test_serve_runs_granian_with_threads_and_kept_alive_connections(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ):
-    config = {}
+    from granian.constants import HTTPModes, Interfaces
 
-    class FakeArbiter:
-        def __init__(self, application):
-            config.update({k: v.get() for k, v in application.cfg.settings.items()})
+    settings = granian_server(app, monkeypatch).settings
 
-        def run(self):
-            pass
-
-    monkeypatch.setattr("gunicorn.app.base.Arbiter", FakeArbiter)
-
-    cli._serve_with_gunicorn(app, "127.0.0.1", 8000, 3, cli.DEFAULT_THREADS)
-
-    assert config["workers"] == 3
-    assert config["worker_class"] == "gthread"
-    assert config["threads"] == cli.DEFAULT_THREADS > 1
-    assert config["keepalive"] >= 2
-
-
-def gunicorn_settings(app: Flask, monkeypatch: pytest.MonkeyPatch, **kwargs) -> dict:
-    """The settings `serve` gives gunicorn, without starting it."""
-    config = {}
-
-    class FakeArbiter:
-        def __init__(self, application):
-            config.update({k: v.get() for k, v in application.cfg.settings.items()})
-
-        def run(self):
-            pass
-
-    monkeypatch.setattr("gunicorn.app.base.Arbiter", FakeArbiter)
-    cli._serve_with_gunicorn(app, "127.0.0.1", 8000, 2, cli.DEFAULT_THREADS, **kwargs)
-    return config
+    assert settings["interface"] == Interfaces.WSGI
+    assert settings["workers"] == 3
+    assert settings["blocking_threads"] == cli.DEFAULT_THREADS > 1
+    assert settings["http"] == HTTPModes.http1
+    assert (settings["address"], settings["port"]) == ("127.0.0.1", 8000)
 
 
 def test_serve_logs_each_request_unless_told_not_to(app: Flask, monkeypatch: pytest.MonkeyPatch):
@@ -221,23 +225,13 @@ def test_serve_logs_each_request_unless_told_not_to(app: Flask, monkeypatch: pyt
 def test_the_access_log_goes_to_the_console_without_secrets(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ):
-    logged = gunicorn_settings(app, monkeypatch, access_log=True)
-    quiet = gunicorn_settings(app, monkeypatch, access_log=False)
+    logged = granian_server(app, monkeypatch, access_log=True).settings
+    quiet = granian_server(app, monkeypatch, access_log=False).settings
 
-    assert logged["accesslog"] == "-"
-    assert quiet["accesslog"] is None
-    log_format = logged["access_log_format"]
-    assert "%(U)s" in log_format  # the path...
-    for secret in ("%(r)s", "%(q)s", "%(f)s", "%(u)s", "}i)s"):  # ...but no query, no headers
-        assert secret not in log_format
-
-
-@pytest.mark.parametrize(("app_config", "trusted"), [({}, []), ({"KOSCI_PROXY_HOPS": 1}, ["*"])])
-def test_gunicorn_believes_forwarded_headers_only_behind_a_configured_proxy(
-    app: Flask, monkeypatch: pytest.MonkeyPatch, trusted: list[str]
-):
-    """gunicorn's default believes X-Forwarded-Proto from 127.0.0.1 with no proxy configured."""
-    settings = gunicorn_settings(app, monkeypatch)
-
-    assert settings["forwarded_allow_ips"] == trusted
-    assert settings["forwarder_headers"] == []
+    assert logged["log_access"] is True
+    assert quiet["log_access"] is False
+    log_format = logged["log_access_format"]
+    assert "%(path)s" in log_format  # the path...
+    assert "query_string" not in log_format  # ...but no query string
+    headers = re.findall(r"%\(header\{([^}]+)\}\)s", log_format)
+    assert headers == ["user-agent"]  # no header that could carry a secret

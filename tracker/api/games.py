@@ -6,9 +6,10 @@ Views read the JSON, call the same services as the web pages and shape the answe
 
 from __future__ import annotations
 
-from flask import request
+from flask import Response, jsonify, request
 
 from ..services import InvalidInput, game_lists, games
+from ..store.rows import TurnRow
 from . import JsonObject, api_errors, bp, read_json_object
 from .auth import current_account, token_required
 
@@ -20,6 +21,7 @@ def game_json(view: games.GameView) -> JsonObject:
     if view.is_poker:
         return poker_json(view)
     table = view.table
+    name = [seat.player.name for seat in view.seats]
     players = []
     for seat in view.seats:
         totals = table.totals(seat.seat)
@@ -47,7 +49,7 @@ def game_json(view: games.GameView) -> JsonObject:
         "players": players,
         "turns": [
             {
-                "player": view.seats[t.seat].player.name,
+                "player": name[t.seat],
                 "dice": list(t.dice_tuple),
                 "field": t.field,
                 "column": t.column,
@@ -57,6 +59,59 @@ def game_json(view: games.GameView) -> JsonObject:
             for t in view.turns
         ],
     }
+
+
+def turn_json(view: games.GameView, turn: TurnRow) -> JsonObject:
+    return {
+        "seq": turn.seq,
+        "player": view.seats[turn.seat].player.name,
+        "dice": list(turn.dice_tuple),
+        "field": turn.field,
+        "column": turn.column,
+        "points": turn.points,
+        "extra_bonus": turn.extra_bonus,
+    }
+
+
+def change_json(view: games.GameView) -> JsonObject:
+    """The lean answer to a written turn (`Prefer: return=minimal`): the turn, the new figures
+    of the seat that played it (in poker, every player's round wins: a hand can end a round),
+    whose turn it is and the game's version; `GET /games/<id>` gives the rest."""
+    turn = view.turns[-1]
+    answer: JsonObject = {
+        "id": view.game.id,
+        "version": view.game.version,
+        "finished": view.finished,
+        "next_seq": view.next_seq,
+        "current_player": view.current_name,
+        "winners": view.winners,
+        "turn": turn_json(view, turn),
+    }
+    if view.is_poker:
+        answer["round"] = view.match.round_number
+        answer["players"] = [
+            {"name": seat.player.name, "round_wins": wins}
+            for seat, wins in zip(view.seats, view.match.round_wins, strict=True)
+        ]
+    else:
+        table = view.table
+        totals = table.totals(turn.seat)
+        answer["round"] = table.round
+        answer["player"] = {
+            "name": view.seats[turn.seat].player.name,
+            "total": totals.total,
+            "columns": [col.as_dict() for col in totals.columns],
+        }
+    return answer
+
+
+def wants_changes_only() -> bool:
+    """RFC 7240: `Prefer: return=minimal` asks for the lean answer."""
+    return any(
+        part.strip().lower() == "return=minimal"
+        for value in request.headers.getlist("Prefer")
+        for part in value.split(",")
+    )
 
 
 def poker_json(view: games.GameView) -> JsonObject:
@@ -137,7 +192,7 @@ def get_game(game_id: int) -> JsonObject:
 @bp.post(f"/games/{GAME}/turns")
 @token_required
 @api_errors
-def record_turn(game_id: int) -> tuple[JsonObject, int]:
+def record_turn(game_id: int) -> tuple[JsonObject, int] | Response:
     body = read_json_object(frozenset({"dice", "field", "column", "player", "expected_seq"}))
     if "dice" not in body:
         raise InvalidInput("Brak pola dice.")
@@ -156,7 +211,17 @@ def record_turn(game_id: int) -> tuple[JsonObject, int]:
         player=player,
         expected_seq=_expected_seq(body.get("expected_seq")),
     )
+    if wants_changes_only():
+        return changes_response(view)
     return game_json(view), 201
+
+
+def changes_response(view: games.GameView) -> Response:
+    response = jsonify(change_json(view))
+    response.status_code = 201
+    response.headers["Preference-Applied"] = "return=minimal"
+    response.vary.add("Prefer")
+    return response
 
 
 @bp.delete(f"/games/{GAME}/turns/last")

@@ -113,17 +113,18 @@ def build(game: GameRow, seats: list[SeatRow], *, log: bool = True) -> GameView:
     return GameView(game, seats, turns, written, variant, state)
 
 
-def load_for_turn(account_id: int, game_id: object) -> GameView:
-    """`load(..., log=False)` for writing a turn, reusing this process's state of the game
-    when it is provably the game's current state (`store.cache`)."""
-    game, seats = read(account_id, game_id)
-    cached = cache.get(game, seats)
+def load_for_turn(game: GameRow) -> GameView:
+    """The view a turn is decided on, for a game `store.lock_game` has just locked: this
+    process's state of the game when it is provably the game's state just before the lock
+    (`store.cache`), else read and rebuilt from the turns in force."""
+    cached = cache.get_before(game)
     if cached is None:
-        return build(game, seats, log=False)
+        return build(game, store.read_seats(game.id), log=False)
     state = cached.state
     assert isinstance(state, rules.TableGame | rules.PokerMatch)
     turns = list(cached.turns)
-    return GameView(game, seats, turns, list(turns), rules.find_variant(game.variant), state.copy())
+    variant = rules.find_variant(game.variant)
+    return GameView(game, cached.seat_rows(), turns, list(turns), variant, state.copy())
 
 
 def remember(view: GameView) -> None:

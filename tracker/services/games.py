@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -27,7 +27,7 @@ from ..extensions import db
 from ..models import Game, GameSeat, utcnow
 from ..store import cache
 from ..store import games as store
-from ..store.rows import TurnRow
+from ..store.rows import GameRow, TurnRow
 from . import audit, game_view, results
 from .errors import Conflict, InvalidInput, NotFound
 from .game_view import NO_GAME, GameView, load
@@ -140,18 +140,22 @@ def get_game(account_id: int, game_id: int) -> Game:
 
 
 @contextmanager
-def _locked(account_id: int, game_id: object) -> Iterator[None]:
-    """A write to one game: lock it first (NotFound if the account has no such game), then let
-    the caller read, check and write; commit when the caller commits, roll back on any error."""
+def _locked(account_id: int, game_id: object) -> Iterator[GameRow]:
+    """A write to one game: lock it first and raise its version (NotFound if the account has no
+    such game), then let the caller read, check and write; commit when the caller commits,
+    roll back on any error (the version too)."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFound(NO_GAME)
-    try:
-        if not store.lock_game(account_id, game_id):
-            raise NotFound(NO_GAME)
-        yield
-    except BaseException:
-        db.session.rollback()
-        raise
+    queue = store.writer_queue()
+    with nullcontext() if queue is None else queue.turn():
+        try:
+            game = store.lock_game(account_id, game_id)
+            if game is None:
+                raise NotFound(NO_GAME)
+            yield game
+        except BaseException:
+            db.session.rollback()
+            raise
 
 
 def _expire_orm_game(game_id: int) -> None:
@@ -181,8 +185,8 @@ def record_turn(
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
         raise InvalidInput(str(exc), "dice") from exc
-    with _locked(account_id, game_id):
-        view = game_view.load_for_turn(account_id, game_id)
+    with _locked(account_id, game_id) as game:
+        view = game_view.load_for_turn(game)
         _check_turn(view, expected_seq, player)
         if not confirm_zero and not view.is_poker:
             _ask_before_a_needless_zero(view, parsed, field, column)
@@ -191,7 +195,6 @@ def record_turn(
         view.turns.append(turn)
         view.log.append(turn)
         results.store_results(view, {turn.seat})
-        results.bump_version(view)
         db.session.commit()
     _expire_orm_game(view.game.id)
     game_view.remember(view)
@@ -305,7 +308,6 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
         store.mark_undone(last.id, last.undone_at)
         cache.drop(view.game.id)
         results.store_results(view)
-        results.bump_version(view)
         db.session.commit()
     _expire_orm_game(view.game.id)
     return view

@@ -1,8 +1,10 @@
 """Per server process (shared by its threads): the table state of recently played games.
 
-It only saves rebuilding a sheet from its turns. Every hit is checked against the game's row read
-in the same transaction (`CachedTable.serves`), so it never answers for another game, another
-process's write or a stale version; entries go on undo and delete.
+It only saves reading a game's seats and turns and rebuilding its sheets. A write reads the
+game's row as its lock raises the version (`store.games.lock_game`); the entry serves it only
+when it is that very game (uid) as it was just before (the version before the raise), so it
+never answers for another game, another process's write or a stale version. Every change to a
+game's turns, seats or players' names raises its version. Entries also go on undo and delete.
 """
 
 from __future__ import annotations
@@ -19,33 +21,36 @@ _SIZE = 256
 
 @dataclass(frozen=True)
 class CachedTable(Generic[State]):
-    """A game's state as this process last built it, and what it was built from."""
+    """A game's state as this process last wrote it, and what it was built from."""
 
     uid: str
     version: int
     variant: str
-    player_ids: tuple[int, ...]
+    seats: tuple[SeatRow, ...]  # never handed out: the caller gets copies
     turns: tuple[TurnRow, ...]
     state: State  # never handed out: the caller copies it
 
-    def serves(self, game: GameRow, seats: list[SeatRow]) -> bool:
-        """Whether this state is the game's as read now: the same game (its uid is never given
-        to another), unchanged since (every write raises the version), and, as a check on
-        both, the same variant and players."""
+    def precedes(self, game: GameRow) -> bool:
+        """Whether this state is the game's just before the write that raised its version to
+        `game.version`: the same game (its uid is never given to another), no write since
+        (every write raises the version by one), and, as a check, the same variant."""
         return (
             self.uid == game.uid
-            and self.version == game.version
+            and self.version == game.version - 1
             and self.variant == game.variant
-            and self.player_ids == tuple(s.player.id for s in seats)
         )
+
+    def seat_rows(self) -> list[SeatRow]:
+        return [seat.copy() for seat in self.seats]
 
 
 _tables: dict[int, CachedTable[object]] = {}
 
 
-def get(game: GameRow, seats: list[SeatRow]) -> CachedTable[object] | None:
+def get_before(game: GameRow) -> CachedTable[object] | None:
+    """The entry of the game as it was before the write that has just locked it, if held."""
     cached = _tables.get(game.id)
-    return cached if cached is not None and cached.serves(game, seats) else None
+    return cached if cached is not None and cached.precedes(game) else None
 
 
 def put(game: GameRow, seats: list[SeatRow], turns: list[TurnRow], state: object) -> None:
@@ -55,7 +60,7 @@ def put(game: GameRow, seats: list[SeatRow], turns: list[TurnRow], state: object
         uid=game.uid,
         version=game.version,
         variant=game.variant,
-        player_ids=tuple(s.player.id for s in seats),
+        seats=tuple(seat.copy() for seat in seats),
         turns=tuple(turns),
         state=state,
     )

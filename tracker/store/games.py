@@ -1,21 +1,25 @@
 """Reading and writing games, seats and turns with Core statements built once at import.
 
 Every write to a game starts with `lock_game`: its first statement takes the lock the rest of
-the write is decided under (SQLite's write lock, a row lock on PostgreSQL) and changes nothing.
-What is read after it, in the same transaction, is the state the write decides on.
+the write is decided under (SQLite's write lock, a row lock on PostgreSQL) and raises the
+game's version. What is read after it, in the same transaction, is the state the write decides
+on.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
 
+from ..backup import sqlite_file
 from ..extensions import db
 from ..models import Game, GameSeat, Player, Turn
 from .rows import GameRow, PlayerRef, SeatRow, TurnRow
+from .writers import WriterQueue, queue_for
 
 _games = Game.__table__
 _seats = GameSeat.__table__
@@ -63,7 +67,9 @@ _SEATS = (
     .order_by(_seats.c.seat)
 )
 _GAME_IDS = select(_games.c.id).order_by(_games.c.id)
-_LOCK = update(_games).where(_OWNED).values(version=_games.c.version)
+# The first statement of every write: the lock, the version every write raises, and the game
+# as it now is, in one round trip.
+_LOCK = update(_games).where(_OWNED).values(version=_games.c.version + 1).returning(*_GAME_COLUMNS)
 _BUMP_VERSION = (
     update(_games).where(_games.c.id == bindparam("game_id")).values(version=_games.c.version + 1)
 )
@@ -125,6 +131,20 @@ def _conn() -> Connection:
     return db.session.connection()
 
 
+_writer_queues: weakref.WeakKeyDictionary[Engine, WriterQueue | None] = weakref.WeakKeyDictionary()
+
+
+def writer_queue() -> WriterQueue | None:
+    """The queue game writes wait in (`store.writers`) for an SQLite file; None on PostgreSQL."""
+    engine = db.engine
+    try:
+        return _writer_queues[engine]
+    except KeyError:
+        database = sqlite_file(engine.url)
+        queue = _writer_queues[engine] = None if database is None else queue_for(database)
+        return queue
+
+
 def _seat_row(r: Sequence[Any]) -> SeatRow:
     return SeatRow(r[0], r[1], PlayerRef(r[2], r[3]), *r[4:])
 
@@ -133,10 +153,16 @@ def _turn_row(r: Sequence[Any]) -> TurnRow:
     return TurnRow(*r)
 
 
-def lock_game(account_id: int, game_id: int) -> bool:
-    """Take the game's write lock for this transaction; False when the account has no such
-    game."""
-    return _conn().execute(_LOCK, {"game_id": game_id, "owner_id": account_id}).rowcount > 0
+def lock_game(account_id: int, game_id: int) -> GameRow | None:
+    """Take the game's write lock for this transaction and raise its version (a write changes
+    the game, or rolls back and the version with it): the game as it now is, or None when the
+    account has no such game."""
+    row = _conn().execute(_LOCK, {"game_id": game_id, "owner_id": account_id}).first()
+    return None if row is None else GameRow(*row)
+
+
+def read_seats(game_id: int) -> list[SeatRow]:
+    return [_seat_row(r) for r in _conn().execute(_SEATS, {"game_id": game_id})]
 
 
 def read_game(account_id: int, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
@@ -152,7 +178,7 @@ def read_game_by_id(game_id: int) -> tuple[GameRow, list[SeatRow]]:
     """Any account's game (for maintenance: recomputing, importing)."""
     conn = _conn()
     game = GameRow(*conn.execute(_GAME_BY_ID, {"game_id": game_id}).one())
-    return game, [_seat_row(r) for r in conn.execute(_SEATS, {"game_id": game_id})]
+    return game, read_seats(game_id)
 
 
 def game_ids() -> list[int]:
