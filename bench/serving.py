@@ -2,11 +2,12 @@
 
     .venv/bin/python bench/serving.py [--workers 3] [--stalled 6] [--turns 20]
 
-For each model (gunicorn `sync` workers, as `serve` ran before; gunicorn `gthread`, as it runs
-now), all on 127.0.0.1 in a temporary directory:
+For each model (gunicorn `sync` workers, as `serve` ran first; gunicorn `gthread`, as it ran next;
+granian, as it runs now), all on 127.0.0.1 in a temporary directory:
 
 1. builds the real app on a fresh SQLite file with an account and a token (bench/turns.py's
-   `build_app`) and serves it with `tracker.cli._serve_with_gunicorn` in a child process;
+   `build_app`) and serves it with `tracker.cli._serve_with_gunicorn` (or `run_server`, granian)
+   in a child process;
 2. writes `--turns` turns through the API, one at a time, each on a new connection, and notes
    each one's latency (the baseline);
 3. opens `--stalled` connections that send half a request line and then nothing, as a phone that
@@ -45,10 +46,15 @@ def _serve(app, port: int, workers: int, worker_class: str, log_path: str) -> No
     log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(log, 1)
     os.dup2(log, 2)
-    from tracker.cli import DEFAULT_THREADS, _serve_with_gunicorn
+    import contextvars
 
-    threads = DEFAULT_THREADS if worker_class == "gthread" else 1
-    _serve_with_gunicorn(app, HOST, port, workers, threads, worker_class)
+    from tracker.cli import DEFAULT_THREADS, _serve_with_gunicorn, run_server
+
+    if worker_class == "granian":
+        run_server(app, HOST, port, workers)
+        return
+    threads = max(DEFAULT_THREADS, 8) if worker_class == "gthread" else 1
+    contextvars.Context().run(_serve_with_gunicorn, app, HOST, port, workers, threads, worker_class)
 
 
 def _request(port: int, method: str, path: str, token: str, body: dict | None = None):
@@ -148,7 +154,7 @@ def main() -> int:
         f"{'model':8} {'median ms':>10} {'worst ms':>9} | {'stalled: median ms':>19} "
         f"{'worst ms':>9} {'timed out (10 s)':>17}"
     )
-    for model in ("sync", "gthread"):
+    for model in ("sync", "gthread", "granian"):
         result = measure(model, args.workers, args.stalled, args.turns)
         before, during = result["before"], result["during"]
         print(

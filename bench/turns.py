@@ -70,6 +70,7 @@ SERVERS = {
 }
 TARGET_RATIO = 0.8
 TARGET_TURN_CPU_MS = 1.0
+WATCHED_LOSS = 0.10  # 12 phones watching may cost the turn write at most 10 %
 BENCH_TABLE = "bench_inserts"
 VARIANTS = ("standard", "ordered", "scandinavian", "triple")
 
@@ -135,7 +136,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _serve(app: Flask, port: int, workers: int, log_path: str, server: str = "granian") -> None:
+def _serve(
+    app: Flask,
+    port: int,
+    workers: int,
+    log_path: str,
+    server: str = "granian",
+    threads: int | None = None,
+) -> None:
     """Child process: the server exactly as `flask --app tracker serve` starts it (granian), or
     gunicorn with the settings `serve` used before (`--server gunicorn`), for comparison."""
     log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -150,7 +158,7 @@ def _serve(app: Flask, port: int, workers: int, log_path: str, server: str = "gr
             _serve_with_gunicorn, app, HOST, port, workers, max(DEFAULT_THREADS, 8)
         )
     else:
-        run_server(app, HOST, port, workers)
+        run_server(app, HOST, port, workers, threads or DEFAULT_THREADS)
 
 
 def wait_until_up(port: int, server: mp.Process, timeout: float = 30.0) -> bool:
@@ -310,6 +318,7 @@ class Connection:
     def __init__(self, port: int) -> None:
         self.port = port
         self.sock: socket.socket | None = None
+        self.etag = b""  # of the last answer that had one
 
     def close(self) -> None:
         if self.sock is not None:
@@ -332,6 +341,12 @@ class Connection:
                 raise
             return self.request(method, path, body, headers)  # a kept-alive socket went stale
 
+    def request_etag(
+        self, method: str, path: str, body: bytes = b"", headers: bytes = b""
+    ) -> tuple[int, bytes, bytes]:
+        status, payload = self.request(method, path, body, headers)
+        return status, payload, self.etag
+
     def _response(self) -> tuple[int, bytes]:
         assert self.sock is not None
         data = b""
@@ -352,8 +367,12 @@ class Connection:
                 length = int(value)
             elif name == b"connection":
                 close = value.strip().lower() == b"close"
+            elif name == b"etag":
+                self.etag = value.strip()
             elif name == b"transfer-encoding":
                 raise http.client.HTTPException("chunked responses are not supported")
+        if status in (204, 304):
+            length = 0  # no body, whatever the headers say
         while length is None or len(rest) < length:
             chunk = self.sock.recv(65536)
             if not chunk:
@@ -435,7 +454,7 @@ def run_client(
                 _note_error(result, f"{type(exc).__name__}: {exc}", counted and t0 < end)
                 continue
             if not ok:
-                if phase == "turns":
+                if phase in TURN_PHASES:
                     player.game = None  # start afresh rather than repeat a refused move
                 _note_error(result, f"{phase} {status}: {payload[:200]!r}", counted and t1 <= end)
                 continue
@@ -468,7 +487,8 @@ class PhaseResult:
     busy_jiffies: float = 0.0
     all_jiffies: float = 0.0
     client_cpu_seconds: float = 0.0
-    server_cpu_seconds: float = 0.0  # gunicorn arbiter + workers, measured windows only
+    server_cpu_seconds: float = 0.0  # the server's processes, measured windows only
+    watch_full_answers: int = 0  # watched phase: polls answered with the whole game (not 304)
 
     @property
     def requests(self) -> int:
@@ -510,6 +530,56 @@ def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
+TURN_PHASES = ("turns", "watched")
+WATCHERS = 12  # phones on a game's screen, each asking every POLL_SECONDS
+POLL_SECONDS = 1.5  # as static/js/live.js does
+
+
+def run_watchers(port: int, token: str, end: float, out: Any) -> None:
+    """Phones watching one game while the turn clients write (the `watched` phase): `WATCHERS`
+    connections, each polling `GET /api/v1/games/<id>` with `If-None-Match` every
+    `POLL_SECONDS` (a 304 while nothing changed), as live.js polls a game's screen. A turn is
+    written to the watched game every 10 s (a family's pace), so every watcher sees changes."""
+    result = ClientResult()
+    try:
+        auth = f"Authorization: Bearer {token}\r\n".encode()
+        json_auth = b"Content-Type: application/json\r\n" + auth
+        writer = Connection(port)
+        status, payload = writer.request(
+            "POST", "/api/v1/games", b'{"variant":"standard","players":["Widz"]}', json_auth
+        )
+        game = json.loads(payload)
+        fields = list(rules.find_variant("standard").table.field_ids)
+        url = f"/api/v1/games/{game['id']}"
+        conns = [Connection(port) for _ in range(WATCHERS)]
+        etags: list[bytes] = [b""] * WATCHERS
+        next_write = time.monotonic() + 10
+        step = POLL_SECONDS / WATCHERS
+        tick = time.monotonic()
+        while tick < end:
+            for i, conn in enumerate(conns):
+                headers = auth + (b"If-None-Match: " + etags[i] + b"\r\n" if etags[i] else b"")
+                status, payload, etag = conn.request_etag("GET", url, headers=headers)
+                if status == 200:
+                    etags[i] = etag
+                    result.latencies.append(0.0)  # counts the full answers
+                elif status != 304:
+                    _note_error(result, f"watch {status}: {payload[:200]!r}", True)
+                tick += step
+                time.sleep(max(0.0, tick - time.monotonic()))
+            if time.monotonic() >= next_write and fields:
+                body = json.dumps({"dice": [1, 2, 3, 4, 5], "field": fields.pop(0)}).encode()
+                writer.request("POST", f"{url}/turns", body, json_auth)
+                next_write += 10
+        for conn in conns:
+            conn.close()
+        writer.close()
+    except Exception:
+        result.crashed = traceback.format_exc()
+    out.send(result)
+    out.close()
+
+
 def run_slice(
     into: PhaseResult,
     seconds: float,
@@ -538,6 +608,12 @@ def run_slice(
         send.close()
         pipes.append(receive)
         procs.append(proc)
+    watcher = None
+    if phase == "watched":
+        receive, send = ctx.Pipe(duplex=False)
+        watcher = (receive, ctx.Process(target=run_watchers, args=(port, token, end, send)))
+        watcher[1].start()
+        send.close()
     time.sleep(max(0.0, measure_from - time.monotonic()))
     busy_from = _machine_busy()
     server_from = _tree_cpu_seconds(server_pid)
@@ -561,6 +637,16 @@ def run_slice(
         if proc.is_alive() and proc.pid is not None:
             os.kill(proc.pid, signal.SIGKILL)
             proc.join(5)
+    if watcher is not None:
+        receive, proc = watcher
+        watched = receive.recv() if receive.poll(60) else ClientResult(crashed="no watchers")
+        proc.join(10)
+        if watched.crashed:
+            print(f"watchers crashed:\n{watched.crashed}", file=sys.stderr)
+            into.errors += 1
+        into.errors += watched.errors
+        into.error_samples.extend(watched.error_samples[:2])
+        into.watch_full_answers += len(watched.latencies)
     for r in results:
         if r.crashed:
             print(f"client crashed ({phase}):\n{r.crashed}", file=sys.stderr)
@@ -634,6 +720,12 @@ def main(argv: list[str] | None = None) -> int:
         help="granian as `serve` runs it, or gunicorn gthread as `serve` ran it before",
     )
     parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="threads per worker (granian) [default: the serve command's]",
+    )
+    parser.add_argument(
         "--lean",
         action="store_true",
         help="ask for the lean turn answer (Prefer: return=minimal), as the browser does",
@@ -653,8 +745,8 @@ def main(argv: list[str] | None = None) -> int:
     ):
         parser.error("--seconds, --clients, --rounds and --workers must be positive")
     phases = [p.strip() for p in args.phases.split(",") if p.strip()]
-    if not set(phases) <= {"insert", "turns", "hello", "healthz"}:
-        parser.error("phases are insert, turns, hello, healthz")
+    if not set(phases) <= {"insert", "turns", "watched", "hello", "healthz"}:
+        parser.error("phases are insert, turns, watched, hello, healthz")
     workers = args.workers or default_workers()
     variants = VARIANTS if args.variant == "mixed" else (args.variant,)
 
@@ -672,7 +764,9 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port()
         log_path = str(directory / "server.log")
         server = mp.get_context("fork").Process(
-            target=_serve, args=(setup.app, port, workers, log_path, args.server), daemon=False
+            target=_serve,
+            args=(setup.app, port, workers, log_path, args.server, args.threads),
+            daemon=False,
         )
         server.start()
         if not wait_until_up(port, server):
@@ -763,6 +857,17 @@ def main(argv: list[str] | None = None) -> int:
                 f"server CPU per turn = {per_turn:.2f} ms  (target ≤ {TARGET_TURN_CPU_MS})  "
                 f"{'PASS' if turn_cpu_ok else 'FAIL'}"
             )
+    watched_ok = True
+    if "watched" in results and "turns" in results and results["turns"].rate > 0:
+        w = results["watched"]
+        kept = w.rate / results["turns"].rate
+        watched_ok = kept >= 1 - WATCHED_LOSS
+        print(
+            f"turns/s with {WATCHERS} phones watching ÷ without = {w.rate:.0f} / "
+            f"{results['turns'].rate:.0f} = {kept:.2f}  (target ≥ {1 - WATCHED_LOSS:.2f}; "
+            f"{w.watch_full_answers} polls got the whole game, the rest 304)  "
+            f"{'PASS' if watched_ok else 'FAIL'}"
+        )
     if errors:
         print(f"{errors} request(s) failed: see the samples above.")
     if args.json:
@@ -798,7 +903,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             + "\n"
         )
-    return 0 if verdict != "FAIL" and turn_cpu_ok and not errors else 1
+    return 0 if verdict != "FAIL" and turn_cpu_ok and watched_ok and not errors else 1
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Fixtures for the layers that run against the real server, tests/browser and tests/e2e (their
-conftests import them): `live_server`, the real `flask --app tracker serve` (gunicorn, several
+conftests import them): `live_server`, the real `flask --app tracker serve` (granian, several
 worker processes, a fresh instance folder) that `base_url` points at, one for the whole session
 and shared by both layers; the Chromium to launch, a phone profile, and `screenshot`."""
 
@@ -46,7 +46,7 @@ PHONE_VIEWPORT = {"width": 360, "height": 740}
 
 @dataclass(frozen=True)
 class LiveServer:
-    """`flask --app tracker serve` running for real (gunicorn, `SERVE_WORKERS` worker processes,
+    """`flask --app tracker serve` running for real (granian, `SERVE_WORKERS` worker processes,
     a fresh instance folder, the environment a user's shell would give it).
 
     `url` for browsers and HTTP clients; `app` (built on the same instance folder and SQLite
@@ -129,7 +129,7 @@ def wait_for_health(url: str, process: subprocess.Popen[bytes], log_path: Path) 
                 if answer.status == 200:
                     return
                 last_error = f"status {answer.status}"
-        except OSError as exc:  # refused while gunicorn binds, or an HTTP error
+        except OSError as exc:  # refused while the server binds, or an HTTP error
             last_error = str(exc)
         time.sleep(0.1)
     pytest.fail(
@@ -139,7 +139,7 @@ def wait_for_health(url: str, process: subprocess.Popen[bytes], log_path: Path) 
 
 
 def stop_process_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the server's process group (gunicorn's arbiter and its workers), then SIGKILL
+    """SIGTERM to the server's process group (granian's main process and its workers), then SIGKILL
     if it has not stopped after a few seconds."""
     if process.poll() is None:
         with contextlib.suppress(ProcessLookupError):

@@ -13,11 +13,13 @@ import flask_migrate
 from flask import Flask, Response, g, request
 from flask.cli import FlaskGroup
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from tracker import api, arbiter, auth, games, history, main, stats, transfer
+from tracker import api, arbiter, auth, games, history, join, main, stats, transfer
 from tracker.api import API_PATH_PREFIX
 from tracker.cli import DEFAULT_THREADS, serve_command
 from tracker.commands import (
@@ -182,10 +184,28 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
             Path(app.instance_path) / SECRET_KEY_FILE
         )
     app.request_class = KosciRequest
+    app.session_interface = SigningOnceSessionInterface()
     # Flask's default provider: `JSONProvider`, the type of `app.json`, has neither setting.
     assert isinstance(app.json, DefaultJSONProvider)
     app.json.ensure_ascii = False  # readable Polish in curl
     app.json.sort_keys = False  # keys in the documented order, and no sorting cost per answer
+
+
+class SigningOnceSessionInterface(SecureCookieSessionInterface):
+    """Flask's cookie session, with its signing serializer built once per key rather than on
+    every request (building it runs a test serialisation each time: a measurable share of a
+    request that does little else, docs/benchmarks.md). A changed key or fallback list builds a
+    new one."""
+
+    def __init__(self) -> None:
+        self._made: tuple[object, URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        made = self._made
+        if made is None or made[0] != keys:
+            made = self._made = (keys, super().get_signing_serializer(app))
+        return made[1]
 
 
 def _configure_engine(app: Flask) -> None:
@@ -352,6 +372,8 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(api.bp)
     app.register_blueprint(arbiter.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(join.bp)
+    app.register_blueprint(join.panel)
     app.register_blueprint(stats.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(transfer.bp)

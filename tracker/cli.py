@@ -31,9 +31,9 @@ def default_workers() -> int:
 # each answer) in its own Rust event loop, so a slow phone or a stalled connection holds no
 # thread at all; the threads are there for requests that wait on the database, and with
 # several workers a heavy request (an import) leaves the other processes free for turns.
-# granian's own advice is at most 2 threads per core plus one: more only add GIL contention.
-# Measured against gunicorn's models in docs/benchmarks.md ("Serving model").
-DEFAULT_THREADS = min(8, 2 * (os.cpu_count() or 1) + 1)
+# Two: one can wait on the database while the other answers. More only add contention for the
+# GIL (a turn cost 1.03 ms of CPU with 1 or 2 threads, 1.15 ms with 5; docs/benchmarks.md).
+DEFAULT_THREADS = 2
 # gunicorn (kept for the benchmarks that compare servers): how long an idle kept-alive
 # connection stays open. granian keeps connections alive until the client closes them.
 KEEPALIVE_SECONDS = 5

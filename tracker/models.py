@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model, login_manager
@@ -71,8 +71,10 @@ class Player(Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    name: Mapped[str] = mapped_column(String(30))
-    name_key: Mapped[str] = mapped_column(String(30))
+    # At most 30 characters as people count them, but an emoji family is one character of five
+    # code points: room for 120 (tracker.services.players.NAME_CODE_POINTS).
+    name: Mapped[str] = mapped_column(String(120))
+    name_key: Mapped[str] = mapped_column(String(120))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -290,6 +292,27 @@ class SignupAttempt(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     remote_addr: Mapped[str] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class GameInvitation(Model):
+    """A link that lets a phone follow one game without the family's password („Dołącz
+    telefon”): to write its turns (`play`) or only to watch it (`watch`), and nothing else of
+    the account. Only the SHA-256 of its token is stored; the link is shown once, to the
+    browser that made it. It ends when revoked, a few hours after its game ends, or at
+    `expires_at` (a hard cap for a game never finished), whichever comes first
+    (`tracker.services.invitations`)."""
+
+    __tablename__ = "game_invitations"
+    __table_args__ = (CheckConstraint("mode IN ('play', 'watch')", name="mode"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    mode: Mapped[str] = mapped_column(String(5))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 @login_manager.user_loader

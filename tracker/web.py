@@ -12,9 +12,8 @@ No blueprint imports another blueprint: what two of them share lives here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, current_app, flash, redirect, request, url_for
@@ -22,11 +21,11 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
+from . import guests
+from .collation import polish_sorted  # Polish alphabetical order (ą after a, ł after l)
 from .extensions import login_manager
 
 DEFAULT_TIMEZONE = "Europe/Warsaw"  # times are stored in UTC; the table sits in Poland
-
-T = TypeVar("T")
 
 
 def signed_in_only(bp: Blueprint) -> Blueprint:
@@ -37,7 +36,7 @@ def signed_in_only(bp: Blueprint) -> Blueprint:
 
 
 def _require_sign_in() -> ResponseReturnValue | None:
-    if current_user.is_authenticated:
+    if current_user.is_authenticated or guests.is_guest():  # a guest: its game only (guests.py)
         return None
     if request.method == "GET":
         return login_manager.unauthorized()  # back to this page after signing in
@@ -51,9 +50,44 @@ def _never_cache(response: Response) -> Response:
     return response
 
 
+def same_site_path(target: str | None) -> str:
+    """`target` when it is a path of this site, else the home page: a redirect to wherever a
+    link said (`?next=` after sign-in, the page a theme switch was tapped on) must never lead
+    a family off-site, to a phishing page.
+
+    Browsers read a backslash as a slash and drop tabs and newlines, so `/\\evil.example` and
+    `/<tab>/evil.example` lead off-site like `//evil.example`: refuse them too.
+    """
+    if (
+        target
+        and target.startswith("/")
+        and not target.startswith("//")
+        and "\\" not in target
+        and target.isprintable()
+    ):
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc:
+            return target
+    return url_for("main.home")
+
+
+def prefers_minimal() -> bool:
+    """RFC 7240: the client sent `Prefer: return=minimal` and wants the lean answer to a write
+    (the API's turn, and turn.js writing a turn)."""
+    # One lookup (servers join repeated headers with commas); `getlist` would walk every
+    # header of the request, on every turn.
+    prefer = request.headers.get("Prefer")
+    return prefer is not None and any(
+        part.strip().lower() == "return=minimal" for part in prefer.split(",")
+    )
+
+
 def account_id() -> int:
-    """The signed-in account (the pages of `signed_in_only` blueprints have one)."""
-    return int(current_user.id)
+    """The signed-in account (the pages of `signed_in_only` blueprints have one), or for a
+    guest phone the account whose game it joined (`tracker.guests`)."""
+    if current_user.is_authenticated:
+        return int(current_user.id)
+    return guests.account_id()
 
 
 def local_zone() -> ZoneInfo:
@@ -88,25 +122,6 @@ def plural(count: int, one: str, few: str, many: str) -> str:
     return many
 
 
-# The Polish alphabet: ą after a, ł after l, ż last, and so on; other characters keep their
-# code point order after the letters they resemble least.
-_POLISH = "aąbcćdeęfghijklłmnńoóprqsśtuvwxyzźż"
-_POLISH_RANK = {letter: index for index, letter in enumerate(_POLISH)}
-
-
-def polish_key(text: str) -> tuple[tuple[int, int], ...]:
-    """A sort key that puts names in Polish alphabetical order, case ignored: "Łukasz" comes
-    after "Lucyna" and before "Marek", not after "Zoë"."""
-    return tuple(
-        (_POLISH_RANK[ch], 0) if ch in _POLISH_RANK else (len(_POLISH), ord(ch))
-        for ch in text.casefold()
-    )
-
-
-def polish_sorted(items: Iterable[T], key: Callable[[T], str] = str) -> list[T]:
-    return sorted(items, key=lambda item: polish_key(key(item)))
-
-
 def register_web(app: Flask) -> None:
     """The filters every template may use."""
     app.add_template_filter(when, "when")
@@ -114,3 +129,4 @@ def register_web(app: Flask) -> None:
     app.add_template_filter(plural, "plural")
     app.add_template_filter(polish_sorted, "polish_sorted")
     app.add_template_global(plural, "plural")
+    guests.register_guests(app)

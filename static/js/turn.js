@@ -4,17 +4,59 @@
 // are all in. Then the script asks the server for the pencil marks (the same GET the dice form
 // sends, as an HTML fragment) and swaps them in: no rules live here. A 0 where another field
 // scores more asks inline (the question comes from the server) before it is written.
+// A turn is written with fetch: a lost connection shows „Brak połączenia z serwerem – spróbuj
+// ponownie” with a retry, the dice stay, and a retry is never written twice (the server knows
+// the turn by its number). Typed dice, five or fewer, also survive a reload (sessionStorage)
+// and a swap of the screen by live.js when another phone writes.
 // New game [data-new-game]: "Dodaj gracza" adds a row, ↑/↓ change the seating order.
 (() => {
   "use strict";
 
-  const turn = document.querySelector("[data-turn]");
-  if (turn) enhanceTurn(turn);
+  const STORE = "kosci-dice:" + location.pathname;
+  let carried = null; // the dice on screen when live.js swapped it
+
+  init(document);
   const newGame = document.querySelector("[data-new-game]");
   if (newGame) enhanceNewGame(newGame);
 
+  window.addEventListener("kosci:before-swap", () => {
+    const input = document.querySelector("[data-turn] [data-dice-input]");
+    carried = input ? input.value : null;
+  });
+  window.addEventListener("kosci:swapped", (event) => init(event.detail.main));
+
+  function init(scope) {
+    const turn = scope.querySelector("[data-turn]");
+    if (turn) enhanceTurn(turn);
+  }
+
+  function saved(seq) {
+    try {
+      const value = JSON.parse(sessionStorage.getItem(STORE) || "null");
+      return value && value.seq === seq ? value.dice : "";
+    } catch {
+      return "";
+    }
+  }
+
+  function save(seq, dice) {
+    try {
+      if (dice) sessionStorage.setItem(STORE, JSON.stringify({ seq, dice }));
+      else sessionStorage.removeItem(STORE);
+    } catch {
+      // private mode without storage: the dice only live on the screen
+    }
+  }
+
   function enhanceTurn(root) {
     const form = root.querySelector("[data-dice-form]");
+    const input = form.querySelector("[data-dice-input]");
+    // Dice typed before a swap (another phone wrote meanwhile) or a reload come back.
+    if (!input.value) {
+      const back = carried !== null ? carried : saved(root.dataset.seq);
+      if (back) input.value = back;
+    }
+    carried = null;
     const pad = form.querySelector("[data-pad]");
     const region = root.querySelector("[data-fields]");
     const noDice = root.querySelector("[data-no-dice]");
@@ -52,9 +94,61 @@
         ask(write, button, confirm);
         return;
       }
+      event.preventDefault();
+      send(write, button);
+    });
+
+    /** Write the turn; on a lost connection offer a retry (the same request: the server
+     * writes a turn once, however often it is sent). */
+    async function send(write, button) {
       sending = true;
       root.classList.add("is-sending");
-    });
+      let body;
+      try {
+        body = new FormData(write, button);
+      } catch {
+        body = new FormData(write); // browsers without the submitter argument
+        if (button && button.name) body.append(button.name, button.value);
+      }
+      let response;
+      try {
+        response = await fetch(write.action, {
+          method: "POST",
+          body,
+          credentials: "same-origin",
+          headers: { Accept: "application/json, text/html", Prefer: "return=minimal" },
+        });
+      } catch {
+        sending = false;
+        root.classList.remove("is-sending");
+        const live = window.kosciLive;
+        if (live) {
+          live.offline("Brak połączenia z serwerem – spróbuj ponownie.", () => send(write, button), true);
+        }
+        else write.submit();
+        return;
+      }
+      if (window.kosciLive) window.kosciLive.online(true);
+      const type = response.headers.get("Content-Type") || "";
+      if (response.ok && type.includes("application/json")) {
+        const written = await response.json();
+        save(root.dataset.seq, "");
+        input.value = ""; // written: these dice are not carried to the next turn
+        await refreshTo(written.url);
+      } else {
+        show(await response.text(), response.url);
+      }
+    }
+
+    async function refreshTo(url) {
+      if (window.kosciLive) await window.kosciLive.refresh(url);
+      else location.assign(url);
+    }
+
+    function show(html, url) {
+      if (window.kosciLive) window.kosciLive.swap(html, url);
+      else location.assign(url);
+    }
 
     window.addEventListener("pageshow", () => {
       sending = false;
@@ -62,6 +156,7 @@
     });
 
     function changed() {
+      save(root.dataset.seq, roll.dice.filter((d) => d !== null).join(""));
       pad.hidden = roll.full();
       if (!roll.full()) clear();
       else if (roll.dice.join("") !== shown) load();
@@ -95,17 +190,32 @@
           { headers: { Accept: "text/html" }, credentials: "same-origin" },
         );
         if (mine !== request) return;
+        if (window.kosciLive) window.kosciLive.online(true);
         if (!response.ok) {
-          // Another phone has written this turn (409) or the session ended: show the game.
-          location.assign(gameUrl().href);
+          // Another phone has written this turn (409: the answer says where the game is now,
+          // with these dice kept) or the session ended: show the game.
+          const next = response.headers.get("Content-Location");
+          const url = next ? new URL(next, location.href).href : gameUrl().href;
+          if (window.kosciLive) await window.kosciLive.refresh(url);
+          else location.assign(url);
           return;
         }
         const html = await response.text();
         if (mine !== request) return;
         region.innerHTML = html;
         noDice.hidden = true;
+        // Kości potrójne: 39 cells do not fit a phone; the best one is brought into view.
+        const best = region.querySelector("[data-best]");
+        if (best && best.getBoundingClientRect().bottom > window.innerHeight) {
+          best.scrollIntoView({ block: "nearest" });
+        }
       } catch {
-        if (mine === request) form.submit(); // offline or a hiccup: the plain form still works
+        if (mine !== request) return;
+        // No connection: say so and keep the dice (a retry asks again); without live.js the
+        // plain form still works.
+        const live = window.kosciLive;
+        if (live) live.offline("Brak połączenia z serwerem – spróbuj ponownie.", () => load(), true);
+        else form.submit();
       } finally {
         if (mine === request) region.removeAttribute("aria-busy");
       }

@@ -138,7 +138,13 @@ def test_a_reload_keeps_every_written_turn(page: Page):
 
     expect(page.locator(".turn-name")).to_have_text("Ola")
     expect(page.locator(".scores li").first).to_contain_text("15")
-    play_turn(page, game, names, "44412", "fours")
+    # The two dice typed before the reload are still there: three more make the roll.
+    expect(page.locator("[data-turn] [data-dice-input]")).to_have_value("44")
+    for face in "412":
+        page.locator(f'[data-pad] button[data-face="{face}"]').click()
+    field_button(page, "fours").click()
+    game.play(parse_dice("44412"), "fours")
+    expect(page.get_by_text("Zapisano: Ola – Czwórki 12", exact=True)).to_be_visible()
     page.reload()
     expect(page.locator(".turn-name")).to_have_text("Ala")
     expect(page.locator(".scores li").nth(1)).to_contain_text("12")
@@ -185,6 +191,7 @@ def test_triple_shows_three_columns_with_pencil_marks(page: Page, screenshot):
 def test_home_lists_the_unfinished_game(page: Page, screenshot):
     sign_up(page)
     start_game(page, "Gra po kolei", ["Ala", "Ola", "Ela"])
+    page.get_by_text("Menu", exact=True).click()  # during a game the site menu is folded
     page.get_by_role("link", name="Gry", exact=True).click()
     item = page.locator(".game-item")
     expect(item).to_contain_text("Ala, Ola, Ela")

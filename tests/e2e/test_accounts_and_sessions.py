@@ -106,7 +106,7 @@ def test_every_fresh_phone_gets_its_own_session_and_csrf_token(
         try:
             page = context.new_page()
             page.goto("/rejestracja")
-            signed = page.locator("input[name=csrf_token]").input_value()
+            signed = page.locator("main form input[name=csrf_token]").first.input_value()
             tokens.append(csrf_session_token(signed))
             cookies = {cookie["name"] for cookie in context.cookies()}
             assert "session" in cookies, "the sign-up page set no session cookie"

@@ -1,5 +1,5 @@
 """A small stdlib HTTP client for the end-to-end tests: every request opens a fresh connection
-(gunicorn's sync workers close each one anyway), so requests spread over the worker processes.
+(so requests spread over the worker processes, as many phones' do).
 
 `Browserless` keeps cookies and reads CSRF tokens like a browser without JavaScript; `Api` sends
 JSON with a bearer token. Redirects are never followed: tests look at `location`.

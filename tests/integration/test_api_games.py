@@ -1311,7 +1311,8 @@ def test_a_turn_answers_the_whole_game_unless_the_client_prefers_less(api: Api):
     assert lean.headers["Preference-Applied"] == "return=minimal"
     assert "Prefer" in lean.headers["Vary"]
     answer = lean.get_json()
-    assert "turns" not in answer and "players" not in answer
+    assert "turns" not in answer
+    assert "players" not in answer
 
 
 def test_the_lean_answer_says_what_changed_as_the_whole_game_does(api: Api):
@@ -1322,7 +1323,8 @@ def test_the_lean_answer_says_what_changed_as_the_whole_game_does(api: Api):
     whole = api.get(f"{GAMES}/{game['id']}").get_json()
 
     assert answer["turn"] == {"seq": 2, **whole["turns"][-1]}
-    assert answer["turn"]["player"] == "Ola" and answer["turn"]["points"] == 3
+    assert answer["turn"]["player"] == "Ola"
+    assert answer["turn"]["points"] == 3
     ola = whole["players"][1]
     assert answer["player"] == {
         "name": "Ola",
@@ -1331,7 +1333,8 @@ def test_the_lean_answer_says_what_changed_as_the_whole_game_does(api: Api):
     }
     for key in ("id", "version", "finished", "next_seq", "current_player", "winners", "round"):
         assert answer[key] == whole[key], key
-    assert answer["current_player"] == "Ala" and answer["next_seq"] == 3
+    assert answer["current_player"] == "Ala"
+    assert answer["next_seq"] == 3
 
 
 def test_the_lean_answer_of_a_poker_hand_gives_every_players_round_wins(api: Api):
@@ -1341,7 +1344,9 @@ def test_the_lean_answer_of_a_poker_hand_gives_every_players_round_wins(api: Api
     answer = post_lean(api, game["id"], {"dice": [1, 2, 3, 4, 6]}).get_json()
     whole = api.get(f"{GAMES}/{game['id']}").get_json()
 
-    assert answer["turn"]["player"] == "Ola" and answer["turn"]["field"] is None
+    assert answer["turn"]["player"] == "Ola"
+    assert answer["turn"]["field"] is None
     assert answer["players"] == whole["players"]
     assert answer["players"][0]["round_wins"] == 1
-    assert answer["round"] == whole["round"] and answer["version"] == whole["version"]
+    assert answer["round"] == whole["round"]
+    assert answer["version"] == whole["version"]

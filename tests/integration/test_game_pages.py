@@ -16,7 +16,6 @@ from history_builders import STANDARD_SHEET
 from tracker.models import Account, Turn
 from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
 from tracker.services import game_lists, games, players
-from tracker.services.games import ALREADY_WRITTEN
 
 PASSWORD = "tajne hasło 123"
 
@@ -229,7 +228,8 @@ def test_new_game_page_offers_every_variant_and_known_players(table: Table):
         pytest.param(
             {f"players-{i}": f"Gracz{i}" for i in range(9)},
             "players-error",
-            "Przy stole siedzi najwyżej 8 graczy.",
+            "Za dużo graczy: 9. Kości (tabela polska): od 1 do 8 graczy przy jednym stole. "
+            "Przy większej grupie zagrajcie w dwie osobne gry.",
             "Gracz8",
             id="9-players",
         ),
@@ -353,7 +353,11 @@ def test_a_stale_fragment_request_is_refused_and_the_page_says_why(table: Table)
     response = table.client.get(f"/gry/{game_id}?dice=66666&fragment=fields&seq=1")
 
     assert response.status_code == 409
-    assert ALREADY_WRITTEN in table.client.get(f"/gry/{game_id}").get_data(as_text=True)
+    # turn.js goes where the answer says: the game now, with the typed dice kept.
+    assert response.headers["Content-Location"] == f"/gry/{game_id}?dice=66666&seq=2"
+    html = table.client.get(response.headers["Content-Location"]).get_data(as_text=True)
+    assert "Na innym telefonie zapisano już: Ala – Szóstki 18." in html
+    assert 'value="five_of_a_kind" data-points="50"' in html
 
 
 def test_dice_of_an_older_turn_never_pencil_in_the_next_players_turn(table: Table):
@@ -444,9 +448,13 @@ def test_a_stale_phone_cannot_write_the_next_players_turn(table: Table):
     stale = table.write(game_id, "66666", "five_of_a_kind", seq=1)
 
     assert stale.status_code == 303
-    html = table.client.get(f"/gry/{game_id}").get_data(as_text=True)
-    assert ALREADY_WRITTEN in html
+    # The typed dice stay, pencilled in for the turn that is now to be played.
+    assert stale.headers["Location"] == f"/gry/{game_id}?dice=66666&seq=2"
+    html = table.client.get(stale.headers["Location"]).get_data(as_text=True)
+    assert "Na innym telefonie zapisano już: Ala – Ful 25." in html
+    assert "Teraz kolej: Ola." in html
     assert '<h1 class="turn-name">Ola</h1>' in html
+    assert 'value="five_of_a_kind" data-points="50"' in html
     assert len(table.view(game_id).turns) == 1
 
 
@@ -538,8 +546,13 @@ def test_full_sheet_shows_every_field_sum_and_total(table: Table):
 
     view = table.view(game_id)
     assert 'class="table-scroll sheet-scroll"' in html
-    for label in ("Jedynki", "Suma górna", "Premia (63+)", "Suma dolna", "Generał +100", "Razem"):
+    for label in ("Suma górna", "Premia (63+)", "Suma dolna", "Generał +100", "Razem"):
         assert f'<th scope="row">{label}</th>' in html
+    # A field row goes by its short name on a phone; the full name is in the row for the rest.
+    jedynki = re.search(r'<th scope="row" title="Jedynki">(.*?)</th>', html, re.S)
+    assert jedynki
+    assert '<span class="label-short is-digit" aria-hidden="true">1</span>' in jedynki.group(1)
+    assert '<span class="label-full">Jedynki</span>' in jedynki.group(1)
     totals = re.search(r'<tr class="row-total">.*?</tr>', html, re.S)
     assert totals
     assert re.findall(r"<td[^>]*>(\d+)</td>", totals.group(0)) == [
@@ -693,7 +706,7 @@ def test_players_page_lists_the_accounts_players(table: Table):
     html = table.client.get("/gracze").get_data(as_text=True)
 
     assert html.index('value="Ala"') < html.index('value="Ola"')
-    assert 'maxlength="30"' in html
+    assert 'maxlength="120"' in html  # the browser's guard; the service counts characters
 
 
 def test_renaming_a_player_keeps_the_results(table: Table):

@@ -345,7 +345,7 @@ def test_a_triple_games_page_names_the_column_of_each_turn(
     html = client.get(f"/gry/{family['ids']['triple']}/tabela").get_data(as_text=True)
 
     items = log_items(html)
-    assert items[-1] == "1. Ala – Generał ×3 50 kolejka 1 · 6-6-6-6-6 · 00:31"
+    assert items[-1] == "1. Ala – Generał ×3 50 kolejka 1 · 6-6-6-6-6 · 00:31 Popraw ruch 1"
     assert "cofnięty" in items[0]  # the last turn was taken back
     assert "kolejka 5 z 39" in text_of(html)
 
@@ -357,9 +357,9 @@ def test_a_poker_matchs_page_shows_its_rounds_and_every_hand(
 
     items = log_items(html)
     assert len(items) == 14  # 12 hands in force, 2 taken back
-    assert items[-1] == "1. Ala – Pięć jednakowych 6-6-6-6-6 runda 1 · 23:31"
+    assert items[-1] == "1. Ala – Pięć jednakowych 6-6-6-6-6 runda 1 · 23:31 Popraw układ 1"
     assert sum("cofnięty" in i for i in items) == 2
-    assert items[-5] == "4. Ala – Strit 2-3-4-5-6 runda 2 · 23:35"
+    assert items[-5] == "4. Ala – Strit 2-3-4-5-6 runda 2 · 23:35 Popraw układ 4"
     assert (
         items[1] == "12. Jan – Trzy jednakowe 2-2-2-5-1 cofnięty runda 4 · 23:43, cofnięto o 23:43"
     )

@@ -40,6 +40,7 @@ TABLES = {
     "audit_events",
     "invites",
     "signup_attempts",
+    "game_invitations",
     "alembic_version",
 }
 

@@ -1118,7 +1118,7 @@ def test_an_export_holds_only_the_accounts_own_data(app: Flask, family: dict[str
 
     raw = json.dumps(document, ensure_ascii=False)
     assert "Zenek" not in raw
-    assert theirs.uid not in raw
+    assert theirs.game.uid not in raw
     assert len(document["games"]) == 6
     assert empty["games"] == []
     assert empty["players"] == []

@@ -149,12 +149,28 @@ def test_a_retried_turn_with_expected_seq_is_written_once(api: Api):
     url = f"{GAMES}/{game['id']}/turns"
 
     first = api.post(url, body)
-    retry = api.post(url, body)
+    retry = api.post(url, body)  # the first answer was lost: the phone sends it again
 
     assert first.status_code == 201
     assert first.get_json()["next_seq"] == 2
-    assert retry.status_code == 409
-    assert "już zapisany" in retry.get_json()["error"]
+    assert retry.status_code == 201  # written, once
+    assert retry.get_json()["next_seq"] == 2
+    assert retry.get_json()["version"] == first.get_json()["version"]
+    assert len(api.game(game["id"])["turns"]) == 1
+
+
+def test_another_move_sent_for_a_turn_already_written_is_refused_with_a_code(api: Api):
+    game = api.new_game("standard", ["Ala", "Ola"])
+    url = f"{GAMES}/{game['id']}/turns"
+    api.post(url, {"dice": SIXES, "field": "sixes", "expected_seq": 1})
+
+    other = api.post(url, {"dice": SIXES, "field": "chance", "expected_seq": 1})
+    later = api.post(url, {"dice": SIXES, "field": "sixes", "expected_seq": 0 + 1, "player": "Ola"})
+
+    assert other.status_code == 409
+    assert other.get_json()["code"] == "already_written"
+    assert "już zapisany" in other.get_json()["error"]
+    assert later.status_code == 409  # the same move, but for another player: not a retry
     assert len(api.game(game["id"])["turns"]) == 1
 
 
@@ -216,29 +232,36 @@ def test_games_created_at_once_with_the_same_new_players_share_the_players(app: 
 def test_a_lost_race_on_a_new_player_is_retried_not_a_500(
     app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
 ):
-    """Deterministically: the other phone creates the player between this request's look-up and
-    its insert."""
+    """The other phone tries to create the player between this request's look-up and its
+    insert. On SQLite it waits for this write (the writers' queue); on PostgreSQL it gets
+    there first, and this request loses the race on the unique name and tries again."""
     original = game_service.players_by_names
-    calls = []
+    calls: list[Any] = []
+    threads: list[threading.Thread] = []
 
     def other_phone_creates_the_player_first(account_id: int, names: list[str]) -> Any:
         found = original(account_id, names)
         if not calls:
             calls.append(1)
             thread = threading.Thread(
-                target=lambda: api.client.post(
-                    GAMES, json={"variant": "standard", "players": names}, headers=api.headers
+                target=lambda: calls.append(
+                    api.client.post(
+                        GAMES, json={"variant": "standard", "players": names}, headers=api.headers
+                    )
                 )
             )
+            threads.append(thread)
             thread.start()
-            thread.join(timeout=20)
+            thread.join(timeout=1)  # it finishes here only if nothing holds it back
         return found
 
     monkeypatch.setattr(game_service, "players_by_names", other_phone_creates_the_player_first)
 
     response = api.post(GAMES, {"variant": "standard", "players": ["Nowy"]})
+    threads[0].join(timeout=20)
 
     assert response.status_code == 201
+    assert calls[1].status_code == 201
     with app.app_context():
         assert db.session.scalars(select(Player.name)).all() == ["Nowy"]
         assert db.session.scalar(select(func.count()).select_from(Game)) == 2

@@ -32,9 +32,15 @@ def is_api_request() -> bool:
     return request.path.startswith(API_PATH_PREFIX)
 
 
-def error_response(message: str, status: int, headers: Iterable[tuple[str, str]] = ()) -> Response:
-    """The API's error body: `{"error": message}` with `status`."""
-    response = jsonify(error=message)
+def error_response(
+    message: str,
+    status: int,
+    headers: Iterable[tuple[str, str]] = (),
+    code: str | None = None,
+) -> Response:
+    """The API's error body: `{"error": message}` with `status`, and `"code"` when the error
+    has one for clients to branch on."""
+    response = jsonify(error=message) if code is None else jsonify(error=message, code=code)
     response.status_code = status
     response.headers.extend(headers)
     return response
@@ -54,7 +60,7 @@ def api_errors(view: Callable[P, R]) -> Callable[P, R | Response]:
         try:
             return view(*args, **kwargs)
         except ServiceError as exc:
-            return error_response(exc.message, exc.status)
+            return error_response(exc.message, exc.status, code=exc.code)
         except RulesError as exc:
             message = str(exc)
             # Sheet messages begin with a column prefix ("kolumna 2: ...") that may be absent.
@@ -84,4 +90,11 @@ def read_json_object(allowed: frozenset[str]) -> JsonObject:
 
 # Endpoint modules, imported last because they import `bp` from here:
 # from tracker.api import score  # noqa: E402, F401
-from tracker.api import games, rules_api, stats, transfer  # noqa: E402, F401
+from tracker.api import (  # noqa: E402, F401
+    corrections,
+    games,
+    invitations,
+    rules_api,
+    stats,
+    transfer,
+)

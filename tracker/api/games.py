@@ -10,6 +10,7 @@ from flask import Response, jsonify, request
 
 from ..services import InvalidInput, game_lists, games
 from ..store.rows import TurnRow
+from ..web import prefers_minimal
 from . import JsonObject, api_errors, bp, read_json_object
 from .auth import current_account, token_required
 
@@ -105,15 +106,6 @@ def change_json(view: games.GameView) -> JsonObject:
     return answer
 
 
-def wants_changes_only() -> bool:
-    """RFC 7240: `Prefer: return=minimal` asks for the lean answer."""
-    return any(
-        part.strip().lower() == "return=minimal"
-        for value in request.headers.getlist("Prefer")
-        for part in value.split(",")
-    )
-
-
 def poker_json(view: games.GameView) -> JsonObject:
     match = view.match
     name = [s.player.name for s in view.seats]
@@ -158,9 +150,7 @@ def create_game() -> tuple[JsonObject, int]:
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
         raise InvalidInput("Pole options musi być obiektem.")
-    account = current_account()
-    game = games.create_game(account.id, body["variant"], names, options)
-    return game_json(games.load(account.id, game.id)), 201
+    return game_json(games.create_game(current_account().id, body["variant"], names, options)), 201
 
 
 @bp.get("/games")
@@ -185,8 +175,19 @@ def list_games() -> JsonObject:
 @bp.get(f"/games/{GAME}")
 @token_required
 @api_errors
-def get_game(game_id: int) -> JsonObject:
-    return game_json(games.load(current_account().id, game_id))
+def get_game(game_id: int) -> Response:
+    """The whole game, with an ETag that every write changes: a client polling with
+    `If-None-Match` gets `304 Not Modified` from one indexed read while nothing happened."""
+    account_id = current_account().id
+    etag = games.stamp(account_id, game_id)
+    if etag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        view = games.load(account_id, game_id)
+        response = jsonify(game_json(view))
+        etag = f"{view.game.uid}.{view.game.version}"  # of what is sent, if a write came between
+    response.set_etag(etag)
+    return response
 
 
 @bp.post(f"/games/{GAME}/turns")
@@ -211,7 +212,7 @@ def record_turn(game_id: int) -> tuple[JsonObject, int] | Response:
         player=player,
         expected_seq=_expected_seq(body.get("expected_seq")),
     )
-    if wants_changes_only():
+    if prefers_minimal():
         return changes_response(view)
     return game_json(view), 201
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from wtforms import BooleanField, Field, FieldList, HiddenField, StringField
+from wtforms import BooleanField, Field, FieldList, HiddenField, SelectField, StringField
 from wtforms.validators import ValidationError
 
 from ..forms import PageForm, add_error
@@ -12,7 +13,7 @@ from ..models import name_key
 from ..rules import TABLE_VARIANTS, VARIANTS, AnyVariant
 from ..rules.variants import DEFAULT_TARGET_WINS, TARGET_WINS_RANGE
 from ..services import InvalidInput
-from ..services.players import NAME_MAX, validate_name
+from ..services.players import NAME_CODE_POINTS, validate_name
 
 DEFAULT_ROWS = 2
 # The thresholds a variant lets the table choose between ("63", "42": Gra po kolei's).
@@ -49,6 +50,20 @@ class NewGameForm(PageForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players_error: str | None = None  # about the players as a whole (none, too many)
+
+    # A name input's maxlength is the browser's guard only: it counts UTF-16 units (an emoji is
+    # two or more); the players service counts characters as people do and says when a name is
+    # too long.
+    name_maxlength = NAME_CODE_POINTS
+
+    @property
+    def seat_limits(self) -> dict[str, str]:
+        """Variant id → "od 1 do 8 graczy", on each variant's card."""
+        return {v.id: f"od {v.min_players} do {v.max_players} graczy" for v in VARIANTS.values()}
+
+    @property
+    def seat_limits_hint(self) -> str:
+        return seat_limits_hint()
 
     @property
     def names(self) -> list[str]:
@@ -121,16 +136,47 @@ class NewGameForm(PageForm):
             # Dice poker: round wins need somebody to beat ("Rundę wygrywa najwyższy układ").
             self.players_error = "W pokera gra się co najmniej we dwoje: wpisz imiona dwóch graczy."
         elif len(names) > most:
-            self.players_error = f"Przy stole siedzi najwyżej {most} graczy."
+            self.players_error = too_many_players(chosen, len(names)) if chosen else None
         if self.players_error:
             valid = False
         return valid
 
 
+def seat_limits(variant: AnyVariant) -> str:
+    """The variant's player limits, from the rules: "Kości potrójne: od 1 do 8 graczy"."""
+    return f"{variant.name}: od {variant.min_players} do {variant.max_players} graczy"
+
+
+def too_many_players(variant: AnyVariant, count: int) -> str:
+    return (
+        f"Za dużo graczy: {count}. {seat_limits(variant)} przy jednym stole. "
+        "Przy większej grupie zagrajcie w dwie osobne gry."
+    )
+
+
+def seat_limits_hint() -> str:
+    """The limits of every variant in one sentence, for the new-game form: "Od 1 do 8
+    graczy; Poker kościany bez tabeli: od 2 do 8." (the limits most variants share first)."""
+    limits = [(v.min_players, v.max_players) for v in VARIANTS.values()]
+    common = Counter(limits).most_common(1)[0][0]
+    others = [
+        f"{v.name}: od {v.min_players} do {v.max_players}"
+        for v, limit in zip(VARIANTS.values(), limits, strict=True)
+        if limit != common
+    ]
+    return "; ".join([f"Od {common[0]} do {common[1]} graczy przy stole", *others]) + "."
+
+
 class RenameForm(PageForm):
     """One player's inline rename; each row of the players page has its own prefix."""
 
-    name = StringField("Imię", render_kw={"maxlength": NAME_MAX, "autocapitalize": "words"})
+    name = StringField("Imię", render_kw={"maxlength": NAME_CODE_POINTS, "autocapitalize": "words"})
+
+
+class MergeForm(PageForm):
+    """Merge the player into another: the one chosen keeps their name, and gets the games."""
+
+    target = SelectField("Połącz z graczem", coerce=str, validate_choice=False)
 
 
 class TurnForm(PageForm):

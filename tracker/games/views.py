@@ -13,6 +13,8 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -23,18 +25,19 @@ from werkzeug.wrappers import Response
 
 from .. import rules
 from ..forms import EmptyForm, add_error
+from ..guests import watching as guest_watching
 from ..rules import VARIANT_NAMES
 from ..services import Conflict, NotFound, ServiceError, games, players
-from ..services.games import GameView, NeedsConfirmation
+from ..services.games import GameView, NeedsConfirmation, Overtaken
 from ..services.inputs import whole_number
-from ..web import account_id, signed_in_only
-from . import poker
+from ..store.rows import TurnRow
+from ..web import account_id, prefers_minimal, signed_in_only
+from . import poker, watch
 from .forms import (
     BONUS_THRESHOLDS,
     MAX_PLAYERS,
     TARGET_WINS,
     NewGameForm,
-    RenameForm,
     SeqForm,
     TurnForm,
 )
@@ -57,9 +60,51 @@ signed_in_only(bp)
 
 def _load(game_id: int) -> GameView:
     try:
-        return games.load(account_id(), game_id)
+        view = games.load(account_id(), game_id)
     except NotFound as exc:
         abort(404, exc.message)
+    # Every game screen follows the game (static/js/live.js polls `state`; base.html).
+    g.live_game = {
+        "url": url_for("games.state", game_id=game_id),
+        "etag": _etag(view),
+    }
+    return view
+
+
+def _etag(view: GameView) -> str:
+    return f"{view.game.uid}.{view.game.version}"
+
+
+@bp.get("/gry/<int:game_id>/stan")
+def state(game_id: int) -> ResponseReturnValue:
+    """What a phone on a game's screen polls (static/js/live.js): 304 while nothing was written
+    (one indexed read, `If-None-Match`), else the version, whose turn it is and the last turn
+    as the table says it."""
+    try:
+        etag = games.stamp(account_id(), game_id)
+    except NotFound as exc:
+        abort(404, exc.message)
+    if etag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        view = _load(game_id)
+        etag = _etag(view)
+        response = jsonify(
+            version=view.game.version,
+            next_seq=view.next_seq,
+            finished=view.finished,
+            current_player=view.current_name,
+            last=_last_text(view),
+        )
+    response.set_etag(etag)
+    return response
+
+
+def _last_text(view: GameView) -> str | None:
+    if not view.turns:
+        return None
+    last = view.turns[-1]
+    return str(poker.hand_text(view, last)) if view.is_poker else turn_text(view, last)
 
 
 def _as_int(text: str | None) -> int | None:
@@ -73,47 +118,6 @@ def _to_game(game_id: int, dice: str | None = None, seq: int | None = None) -> R
         url_for("games.play", game_id=game_id, dice=dice or None, seq=seq if dice else None),
         code=303,
     )
-
-
-# --- players -----------------------------------------------------------------------------
-
-
-@bp.get("/gracze")
-def players_page() -> ResponseReturnValue:
-    return _render_players()
-
-
-@bp.post("/gracze/<int:player_id>")
-def rename_player(player_id: int) -> ResponseReturnValue:
-    try:
-        player = players.get_player(account_id(), player_id)
-    except NotFound as exc:
-        abort(404, exc.message)
-    form = RenameForm(prefix=f"p{player.id}")
-    old_name = player.name
-    if form.validate_on_submit():
-        try:
-            players.rename_player(account_id(), player.id, form.name.data or "")
-        except NotFound as exc:
-            abort(404, exc.message)
-        except ServiceError as exc:
-            add_error(form.name, exc.message)
-        else:
-            if player.name != old_name:
-                flash(f"Zmieniono imię: {old_name} → {player.name}. Wyniki zostają.", "success")
-            return redirect(url_for("games.players_page", _anchor=f"p{player.id}"), code=303)
-    return _render_players(player_id, form), 400
-
-
-def _render_players(failed_id: int | None = None, failed: RenameForm | None = None) -> str:
-    rows = []
-    for player in players.list_players(account_id()):
-        if player.id == failed_id and failed is not None:
-            form = failed
-        else:
-            form = RenameForm(prefix=f"p{player.id}", formdata=None, data={"name": player.name})
-        rows.append((player, form))
-    return render_template("games/players.html", rows=rows)
 
 
 # --- a new game --------------------------------------------------------------------------
@@ -150,7 +154,7 @@ def new() -> ResponseReturnValue:
             if form.shuffle.data and len(game.seats) > 1:
                 order = join_names([s.player.name for s in game.seats])
                 flash(f"Wylosowana kolejność: {order}.", "info")
-            return _to_game(game.id)
+            return _to_game(game.game.id)
         status = 400
     else:
         status = 400
@@ -171,6 +175,8 @@ def new() -> ResponseReturnValue:
 @bp.get("/gry/<int:game_id>")
 def play(game_id: int) -> ResponseReturnValue:
     view = _load(game_id)
+    if guest_watching() and not view.finished:  # a „watch” invitation: no dice pad (guests.py)
+        return watch.render(view)
     fragment = request.args.get("fragment") == FIELDS_FRAGMENT
     dice_text = request.args.get("dice", "").strip()
     # Dice travel with the turn number they were rolled for: dice from an older page (the back
@@ -178,8 +184,16 @@ def play(game_id: int) -> ResponseReturnValue:
     seq = _as_int(request.args.get("seq"))
     stale = seq is not None and seq != view.next_seq
     if fragment and (stale or view.finished):
-        flash(games.ALREADY_WRITTEN, "error")  # turn.js then reloads the game
-        return "", 409
+        # Another phone wrote meanwhile: say what, and keep the dice (turn.js goes to the
+        # game as the answer's Content-Location says, with them).
+        assert seq is not None or view.finished
+        written = view.turns[seq - 1 :] if seq is not None else []
+        flash(overtaken_text(view, written), "error")
+        kept = None if view.finished else dice_text
+        location = url_for(
+            "games.play", game_id=game_id, dice=kept or None, seq=view.next_seq if kept else None
+        )
+        return "", 409, {"Content-Location": location}
     if view.is_poker:
         return poker.render_match(view, "" if stale else dice_text, fragment=fragment)
     if view.finished:
@@ -283,9 +297,35 @@ def write(game_id: int) -> ResponseReturnValue:
     except ServiceError as exc:
         return _turn_refused(game_id, exc, dice_text, field)
     if after.is_poker:
-        return poker.written(after)
-    flash(f"Zapisano: {turn_text(after, after.turns[-1])}", "success")
-    return _to_game(game_id)
+        answer = poker.written(after)
+    else:
+        # "written": the game's screen puts the undo of this turn next to the message.
+        flash(f"Zapisano: {turn_text(after, after.turns[-1])}", "written")
+        answer = _to_game(game_id)
+    if prefers_minimal():
+        # turn.js: what changed, and where the screen is now (the message waits there).
+        return jsonify(
+            version=after.game.version, next_seq=after.next_seq, url=answer.location
+        ), 201
+    return answer
+
+
+def overtaken_text(view: GameView, written: list[TurnRow]) -> str:
+    """What another phone wrote meanwhile, said so that the table can check it: "Na innym
+    telefonie zapisano już: Ola – Ful 25. Teraz kolej: Ala. Twoje kości zostały…"."""
+    if not written:
+        return games.ALREADY_WRITTEN
+    done = "; ".join(
+        str(poker.hand_text(view, turn)) if view.is_poker else turn_text(view, turn)
+        for turn in written
+    )
+    text = f"Na innym telefonie zapisano już: {done}."
+    if view.finished:
+        return f"{text} Gra jest zakończona."
+    return (
+        f"{text} Teraz kolej: {view.current_name}. Twoje kości zostały – sprawdź, czy są "
+        "tego gracza, zanim wybierzesz pole."
+    )
 
 
 def _check_turn_form(
@@ -309,7 +349,11 @@ def _turn_refused(
     game_id: int, exc: ServiceError, dice_text: str, field: str | None
 ) -> ResponseReturnValue:
     """The service refused the turn: show it next to the dice or the field, or show the game
-    as it is now (a stale phone)."""
+    as it is now (a stale phone: what was written meanwhile, with the typed dice kept)."""
+    if isinstance(exc, Overtaken):
+        flash(overtaken_text(exc.view, exc.written), "error")
+        kept = dice_text if not exc.view.finished else None
+        return _to_game(game_id, dice=kept, seq=exc.view.next_seq)
     view = _load(game_id)
     if view.is_poker:
         if field is not None:
@@ -400,4 +444,4 @@ def rematch(game_id: int) -> ResponseReturnValue:
         flash(exc.message, "error")
         return _to_game(game_id)
     flash(f"Rewanż! Zaczyna {game.seats[0].player.name}.", "success")
-    return _to_game(game.id)
+    return _to_game(game.game.id)

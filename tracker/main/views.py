@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response as BaseResponse
@@ -16,8 +16,13 @@ from tracker.rules import (
     parse_dice,
 )
 from tracker.services import accounts, game_lists
+from tracker.web import same_site_path
+
+from . import app_shell
+from .forms import ThemeForm
 
 bp = Blueprint("main", __name__)
+bp.record_once(app_shell.register_template_globals)
 
 
 # Finished games listed on the home page, newest first; older ones stay in the database.
@@ -73,3 +78,34 @@ def healthz() -> Response:
 def favicon() -> BaseResponse:
     # Pages name the SVG icon; this serves clients that ask for the legacy path anyway.
     return redirect(url_for("static", filename="favicon.svg"), code=301)
+
+
+# The app on the phone (tracker/main/app_shell.py, README "The app on the phone").
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> BaseResponse:
+    return app_shell.manifest_response()
+
+
+@bp.get("/sw.js")
+def service_worker() -> BaseResponse:
+    """The service worker, from the root so that its scope is the whole site."""
+    return app_shell.service_worker_response()
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """The page the service worker shows when the server cannot be reached (kept at install)."""
+    return render_template("main/offline.html")
+
+
+@bp.post("/motyw")
+def theme() -> BaseResponse:
+    """The theme switch without JavaScript: remember the choice, back to the page it was on."""
+    form = ThemeForm()
+    if not form.validate_on_submit():
+        abort(400)
+    response = redirect(same_site_path(form.next.data))
+    app_shell.remember_theme(response, form.theme.data)
+    return response

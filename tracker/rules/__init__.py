@@ -3,11 +3,20 @@
 Every caller (the turn screen's pencil marks, the JSON API, the arbiter page, the services that
 write turns) asks `evaluate(variant, sheet, dice)` what a roll may score, and writes with `play`.
 Whole games, table or poker, are a `GameState` (`start_game`, `restore_game`, `replay_game`):
-play a turn, undo it, whose turn, who won, each seat's figures. Every variant, poker included,
+play a turn, undo it, whose turn, who won, each seat's figures; an earlier turn is corrected
+with `correct_turn` when that changes no later decision. Every variant, poker included,
 is in one registry (`VARIANTS`, `find_variant`), and what the rules say carries a `Code`.
 """
 
 from .codes import Code
+from .corrections import (
+    Correction,
+    CorrectionChoice,
+    CorrectionRefused,
+    Rescored,
+    correct_turn,
+    correction_choices,
+)
 from .dice import Dice, format_dice, is_five_of_a_kind, parse_dice
 from .errors import MoveRefused, RulesError
 from .game import TableGame
@@ -70,6 +79,9 @@ __all__ = [
     "Code",
     "Column",
     "ColumnTotals",
+    "Correction",
+    "CorrectionChoice",
+    "CorrectionRefused",
     "Dice",
     "Evaluation",
     "Field",
@@ -86,6 +98,7 @@ __all__ = [
     "PokerRound",
     "PokerVariant",
     "Ranking",
+    "Rescored",
     "RulesError",
     "SeatFigures",
     "Section",
@@ -99,6 +112,8 @@ __all__ = [
     "Verdict",
     "classify",
     "compare",
+    "correct_turn",
+    "correction_choices",
     "empty_sheet",
     "evaluate",
     "explain",

@@ -15,6 +15,10 @@ class Code(StrEnum):
     NOT_NEXT_IN_ORDER = "not_next_in_order"  # Gra po kolei: another field is next
     JOKER_MUST_GO_LOWER = "joker_must_go_lower"  # a joker while a lower field is free
     GAME_OVER = "game_over"  # every sheet is full / the match has a winner
+    # a correction of an earlier turn (CorrectionRefused) that would change a later decision:
+    FIELD_TAKEN_LATER = "field_taken_later"  # a later turn of the seat wrote that field
+    LATER_TURN_REFUSED = "later_turn_refused"  # a later turn would break a rule (its code: cause)
+    ROUND_RESULT_CHANGES = "round_result_changes"  # poker: a decided round would go otherwise
 
     # --- input the rules cannot accept (RulesError.code) ---
     UNKNOWN_VARIANT = "unknown_variant"
@@ -24,6 +28,7 @@ class Code(StrEnum):
     UNKNOWN_COLUMN = "unknown_column"
     FIELD_IN_POKER = "field_in_poker"  # poker takes dice only, no field of a table
     NOTHING_TO_UNDO = "nothing_to_undo"
+    NO_SUCH_TURN = "no_such_turn"  # a correction of a turn that is not in force
     TURNS_OUT_OF_ORDER = "turns_out_of_order"  # stored turns not in seating order
     FIELD_WRITTEN_TWICE = "field_written_twice"  # stored turns writing one field twice
 

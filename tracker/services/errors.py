@@ -5,6 +5,8 @@ from __future__ import annotations
 
 class ServiceError(Exception):
     status = 400
+    # What happened, for callers to branch on (never the message): None for a plain refusal.
+    code: str | None = None
 
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)

@@ -12,7 +12,7 @@ from typing import Any
 from .. import rules
 from ..store import cache
 from ..store import games as store
-from ..store.rows import GameRow, SeatRow, TurnRow
+from ..store.rows import GameLock, GameRow, SeatRow, TurnRow
 from .errors import NotFound
 
 NO_GAME = "Nie ma takiej gry."
@@ -28,6 +28,10 @@ class GameView:
     log: list[TurnRow]  # every turn ever written, corrected ones included, in order of writing
     variant: rules.AnyVariant
     state: rules.GameState
+
+    @property
+    def id(self) -> int:
+        return self.game.id
 
     @property
     def is_poker(self) -> bool:
@@ -84,6 +88,16 @@ def read(account_id: int, game_id: object) -> tuple[GameRow, list[SeatRow]]:
     return found
 
 
+def stamp(account_id: int, game_id: object) -> str:
+    """What a polling phone compares (`store.game_stamp`): one indexed read, no turns."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound(NO_GAME)
+    found = store.game_stamp(account_id, game_id)
+    if found is None:
+        raise NotFound(NO_GAME)
+    return found
+
+
 def load(account_id: int, game_id: int, *, log: bool = True) -> GameView:
     """The account's game with its turns; NotFound for another account's or a missing game.
     `log=False` skips the corrected turns (the turn path does not need them)."""
@@ -113,20 +127,21 @@ def build(game: GameRow, seats: list[SeatRow], *, log: bool = True) -> GameView:
     return GameView(game, seats, turns, written, variant, state)
 
 
-def load_for_turn(game: GameRow) -> GameView:
+def load_for_turn(lock: GameLock) -> GameView:
     """The view a turn is decided on, for a game `store.lock_game` has just locked: this
     process's state of the game when it is provably the game's state just before the lock
     (`store.cache`), else read and rebuilt from the turns in force."""
-    cached = cache.get_before(game)
+    cached = cache.get_before(lock)
     if cached is None:
-        return build(game, store.read_seats(game.id), log=False)
+        return build(*store.read_game_by_id(lock.id), log=False)
     state = cached.state
     assert isinstance(state, rules.TableGame | rules.PokerMatch)
     turns = list(cached.turns)
-    variant = rules.find_variant(game.variant)
+    variant = rules.find_variant(lock.variant)
+    game = cached.game.at_version(lock.version)
     return GameView(game, cached.seat_rows(), turns, list(turns), variant, state.copy())
 
 
 def remember(view: GameView) -> None:
-    if view.turns:
-        cache.put(view.game, view.seats, view.turns, view.state.copy())
+    """Keep the state of a game this process has just written (or started) for its next turn."""
+    cache.put(view.game, view.seats, view.turns, view.state.copy())

@@ -6,7 +6,7 @@ a table game or a poker match alike) turn them into sheets, totals and winners; 
 cached on the seats for lists and statistics are derived from them and recomputable
 (`recompute_all`).
 
-Every write to a game decides inside the transaction that stores it (`_locked`): the store
+Every write to a game decides inside the transaction that stores it (`locked_game`): the store
 locks the game's row first, and only then is the game read, checked and written. Two phones (or
 worker processes, or servers) writing to one game are served one after the other, and the
 second decides on what the first wrote: a turn racing an undo can never leave a gap in the
@@ -17,20 +17,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
 from .. import rules
 from ..extensions import db
-from ..models import Game, GameSeat, utcnow
+from ..models import Game, utcnow
 from ..store import cache
 from ..store import games as store
-from ..store.rows import GameRow, TurnRow
+from ..store.rows import GameLock, TurnRow
 from . import audit, game_view, results
 from .errors import Conflict, InvalidInput, NotFound
-from .game_view import NO_GAME, GameView, load
+from .game_view import NO_GAME, GameView, load, stamp
 from .players import players_by_names
 
 # The most turns a game may hold, when played and when imported alike (a poker match of many
@@ -45,6 +45,19 @@ GAME_OVER = "Gra jest zakończona: wszystkie tabele są pełne."
 MATCH_OVER = "Mecz jest zakończony."
 
 T = TypeVar("T")
+
+
+class Overtaken(Conflict):
+    """The phone's screen is behind the game: turns were written (on another phone, or by an
+    earlier try of this very request whose answer was lost) since the turn it meant to write.
+    `written` are those turns; `view` is the game as it is now."""
+
+    code = "already_written"
+
+    def __init__(self, view: GameView, expected_seq: int) -> None:
+        super().__init__(ALREADY_WRITTEN)
+        self.view = view
+        self.written = view.turns[expected_seq - 1 :]
 
 
 class NeedsConfirmation(Exception):  # noqa: N818 (an answer, not an error)
@@ -76,7 +89,8 @@ def create_game(
     *,
     shuffle: bool = False,
     rematch_of: int | None = None,
-) -> Game:
+) -> GameView:
+    """A new game of the account, its players seated as listed (or shuffled)."""
     variant = find_variant(variant_id)
     try:
         parsed = variant.parse_options(options or None).as_dict()
@@ -94,15 +108,18 @@ def create_game(
     if shuffle:
         random.SystemRandom().shuffle(order)
 
-    def attempt() -> Game:
-        players = players_by_names(account_id, names)
-        game = Game(
-            account_id=account_id, variant=variant.id, options=parsed, rematch_of_id=rematch_of
-        )
-        game.seats = [GameSeat(player=players[i], seat=seat) for seat, i in enumerate(order)]
-        db.session.add(game)
-        db.session.commit()
-        return game
+    def attempt() -> GameView:
+        with store.writing():
+            players = players_by_names(account_id, names)
+            db.session.flush()  # the new players get their ids
+            game, seats = store.insert_game(
+                account_id, variant.id, parsed, [players[i].id for i in order], rematch_of
+            )
+            db.session.commit()
+        state = rules.start_game(variant, len(seats), variant.parse_options(parsed or None))
+        view = GameView(game, seats, [], [], variant, state)
+        game_view.remember(view)  # the first turn finds it here
+        return view
 
     return _retry_on_integrity_error(attempt)
 
@@ -140,22 +157,17 @@ def get_game(account_id: int, game_id: int) -> Game:
 
 
 @contextmanager
-def _locked(account_id: int, game_id: object) -> Iterator[GameRow]:
+def locked_game(account_id: int, game_id: object) -> Iterator[GameLock]:
     """A write to one game: lock it first and raise its version (NotFound if the account has no
     such game), then let the caller read, check and write; commit when the caller commits,
     roll back on any error (the version too)."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFound(NO_GAME)
-    queue = store.writer_queue()
-    with nullcontext() if queue is None else queue.turn():
-        try:
-            game = store.lock_game(account_id, game_id)
-            if game is None:
-                raise NotFound(NO_GAME)
-            yield game
-        except BaseException:
-            db.session.rollback()
-            raise
+    with store.writing():
+        game = store.lock_game(account_id, game_id)
+        if game is None:
+            raise NotFound(NO_GAME)
+        yield game
 
 
 def _expire_orm_game(game_id: int) -> None:
@@ -185,9 +197,16 @@ def record_turn(
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
         raise InvalidInput(str(exc), "dice") from exc
-    with _locked(account_id, game_id) as game:
+    with locked_game(account_id, game_id) as game:
         view = game_view.load_for_turn(game)
-        _check_turn(view, expected_seq, player)
+        if expected_seq is not None and expected_seq != view.next_seq:
+            if _repeats_the_last_turn(view, expected_seq, parsed, field, column, player):
+                # A retry of a request whose answer was lost: the turn is written, once.
+                db.session.rollback()
+                view.game.version -= 1  # the lock's raise was rolled back
+                return view
+            raise Overtaken(view, expected_seq)
+        _check_turn(view, player)
         if not confirm_zero and not view.is_poker:
             _ask_before_a_needless_zero(view, parsed, field, column)
         turn = _play(view, parsed, field, column)
@@ -201,9 +220,31 @@ def record_turn(
     return view
 
 
-def _check_turn(view: GameView, expected_seq: int | None, player: str | None) -> None:
-    if expected_seq is not None and expected_seq != view.next_seq:
-        raise Conflict(ALREADY_WRITTEN)
+def _repeats_the_last_turn(
+    view: GameView,
+    expected_seq: int,
+    dice: rules.Dice,
+    field: object,
+    column: object,
+    player: str | None,
+) -> bool:
+    """Whether the request asks for exactly the last turn written, as its own next turn: the
+    same seq, player, dice, field and column (a retry after a lost answer, or the same move
+    sent from two phones: either way it stands written once)."""
+    if expected_seq != view.next_seq - 1:
+        return False
+    last = view.turns[-1]
+    if player is not None and player.casefold() != view.seats[last.seat].player.name.casefold():
+        return False
+    same_place = (
+        field is None and column is None
+        if view.is_poker
+        else (field == last.field and (column or 0) == (last.column or 0))
+    )
+    return same_place and last.dice == "".join(map(str, dice))
+
+
+def _check_turn(view: GameView, player: str | None) -> None:
     if view.finished:
         raise Conflict(_over(view))
     if player is not None:
@@ -294,7 +335,7 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
     """Take back the last turn in force; it stays in the log, marked as corrected.
     `expected_seq` is the seq the next turn would get on the client's screen: a phone that has
     not seen the latest turn cannot take it back by mistake."""
-    with _locked(account_id, game_id):
+    with locked_game(account_id, game_id):
         view = load(account_id, game_id)
         if expected_seq is not None and expected_seq != view.next_seq:
             raise Conflict(
@@ -314,7 +355,7 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
 
 
 def delete_game(account_id: int, game_id: int) -> None:
-    with _locked(account_id, game_id):
+    with locked_game(account_id, game_id):
         game = get_game(account_id, game_id)
         audit.record(audit.GAME_DELETED, account_id, f"gra {game_id} ({game.variant})")
         db.session.delete(game)
@@ -322,15 +363,15 @@ def delete_game(account_id: int, game_id: int) -> None:
     cache.drop(game_id)
 
 
-def rematch(account_id: int, game_id: int) -> Game:
+def rematch(account_id: int, game_id: int) -> GameView:
     """Same players and variant; the next player in the seating starts. A game has one
     rematch: asked again (a second tap, another phone on the same end screen), the answer is
     the rematch already started."""
-    with _locked(account_id, game_id):
+    with locked_game(account_id, game_id):
         existing = store.rematch_of(game_id)
         if existing is not None:
             db.session.commit()
-            return get_game(account_id, existing)
+            return load(account_id, existing, log=False)
         game = get_game(account_id, game_id)
         if not game.finished:
             raise Conflict("Rewanż można zagrać po zakończeniu gry.")
@@ -345,6 +386,7 @@ __all__ = [
     "MAX_TURNS_PER_GAME",
     "GameView",
     "NeedsConfirmation",
+    "Overtaken",
     "better_than_zero",
     "create_game",
     "delete_game",
@@ -352,5 +394,6 @@ __all__ = [
     "load",
     "rematch",
     "record_turn",
+    "stamp",
     "undo_last_turn",
 ]

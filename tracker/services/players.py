@@ -1,44 +1,108 @@
-"""Players: named people of an account. Renaming changes no result (games refer to the id)."""
+"""Players: named people of an account. Games refer to a player by id, so renaming changes no
+result; merging two players gives one of them the other's seats (the same person entered twice);
+a player without a game can be deleted.
+
+Every change to a player that a game shows (its name, whose seat it is) raises the version of
+each of those games in the same transaction: phones following a game see it (ETag), and no
+cached table state of the game is used again.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+import unicodedata
+from dataclasses import dataclass
+
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
+from ..collation import polish_sorted
 from ..extensions import db
-from ..models import Player, name_key
+from ..models import GameSeat, Player, name_key
+from ..store import games as store
+from . import audit
 from .accounts import clean_name
-from .errors import InvalidInput, NotFound
+from .errors import Conflict, InvalidInput, NotFound
+from .names import char_label, graphemes, has_visible_core, refused_character
 
-NAME_MAX = 30
+NAME_MAX = 30  # characters as people count them: "👨‍👩‍👧 Kowalscy" has 10
+# What the column holds (code points): room for 30 characters with a few emoji among them.
+NAME_CODE_POINTS = 120
+NO_PLAYER = "Nie ma takiego gracza."
+
+
+class PlayerHasGames(Conflict):
+    """Only a player without a game can be deleted: the games would lose a seat."""
+
+    code = "player_has_games"
+
+
+class PlayersShareAGame(Conflict):
+    """Two players who sat at one table are two people: one game cannot seat a player twice."""
+
+    code = "players_share_a_game"
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player of the players page, with the number of games they sat in."""
+
+    player: Player
+    games: int
 
 
 def validate_name(raw: str | None) -> str:
-    name = clean_name(raw)
+    """The name as stored: spaces collapsed, Unicode composed (NFC); InvalidInput (field
+    `name`) that says what is wrong, naming the character when one is refused."""
+    name = unicodedata.normalize("NFC", clean_name(raw))
     if not name:
         raise InvalidInput("Podaj imię gracza.", "name")
-    if len(name) > NAME_MAX:
+    if len(graphemes(name)) > NAME_MAX:
         raise InvalidInput(f"Imię gracza może mieć najwyżej {NAME_MAX} znaków.", "name")
-    if not name.isprintable():
-        raise InvalidInput("Imię gracza zawiera niedozwolone znaki.", "name")
-    if not any(ch.isalnum() for ch in name):
-        raise InvalidInput("Imię gracza musi zawierać literę lub cyfrę.", "name")
+    refused = refused_character(name)
+    if refused is not None:
+        raise InvalidInput(f"Znak {char_label(refused)} nie może być w imieniu.", "name")
+    if len(name) > NAME_CODE_POINTS or len(name_key(name)) > NAME_CODE_POINTS:
+        # 30 characters, but many of them emoji of several code points, or piled-up accents.
+        raise InvalidInput("Imię gracza jest za długie: skróć je albo użyj mniej emoji.", "name")
+    if not has_visible_core(name):
+        raise InvalidInput("Imię gracza musi zawierać literę, cyfrę albo emoji.", "name")
     return name
 
 
 def list_players(account_id: int) -> list[Player]:
-    return list(
-        db.session.scalars(
-            select(Player).where(Player.account_id == account_id).order_by(Player.name_key)
-        )
+    """The account's players in Polish alphabetical order (Łukasz after Lucyna, not after Zoë)."""
+    found = db.session.scalars(select(Player).where(Player.account_id == account_id))
+    return polish_sorted(found, key=lambda p: p.name)
+
+
+def list_players_with_games(account_id: int) -> list[PlayerRow]:
+    """The account's players in Polish alphabetical order, each with the games they sat in."""
+    counts = dict(
+        db.session.execute(
+            select(GameSeat.player_id, func.count())
+            .join(Player, Player.id == GameSeat.player_id)
+            .where(Player.account_id == account_id)
+            .group_by(GameSeat.player_id)
+        ).all()
     )
+    return [PlayerRow(p, counts.get(p.id, 0)) for p in list_players(account_id)]
 
 
 def get_player(account_id: int, player_id: int) -> Player:
     player = db.session.get(Player, player_id)
     if player is None or player.account_id != account_id:
-        raise NotFound("Nie ma takiego gracza.")
+        raise NotFound(NO_PLAYER)
     return player
+
+
+def games_of(player_id: int) -> int:
+    """How many games the player sat in."""
+    return (
+        db.session.scalar(
+            select(func.count()).select_from(GameSeat).where(GameSeat.player_id == player_id)
+        )
+        or 0
+    )
 
 
 def players_by_names(account_id: int, names: list[str]) -> list[Player]:
@@ -66,11 +130,93 @@ def players_by_names(account_id: int, names: list[str]) -> list[Player]:
 def rename_player(account_id: int, player_id: int, new_name: str) -> Player:
     player = get_player(account_id, player_id)
     name = validate_name(new_name)
-    player.name = name
-    player.name_key = name_key(name)
-    try:  # the unique key decides, also against a rename on another phone at the same moment
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise InvalidInput("Inny gracz ma już takie imię.", "name") from None
+    if name == player.name:
+        return player
+    with store.writing():
+        # Games first, then the player: every write that touches both locks them in that order.
+        store.bump_versions_of_player(player.id)  # every game of theirs shows the new name
+        player.name = name
+        player.name_key = name_key(name)
+        try:  # the unique key decides, also against a rename on another phone at the same moment
+            db.session.commit()
+        except IntegrityError:
+            raise InvalidInput("Inny gracz ma już takie imię.", "name") from None
     return player
+
+
+def delete_player(account_id: int, player_id: int) -> str:
+    """Delete a player who sat in no game (a game deleted leaves its players); their name.
+    A player with games is refused (PlayerHasGames): merge them into another instead."""
+    player = get_player(account_id, player_id)
+    name = player.name
+    with store.writing():
+        games = games_of(player.id)
+        if games:
+            raise PlayerHasGames(
+                f"Nie można usunąć gracza {name}: jest zapisany w {_in_games(games)}. Usunąć "
+                "można tylko gracza bez gier; tę samą osobę zapisaną dwa razy połącz w jednego "
+                "gracza."
+            )
+        audit.record(audit.PLAYER_DELETED, account_id, f"gracz {player.id} ({name})")
+        db.session.delete(player)
+        try:  # a game started with them meanwhile: the seat's foreign key refuses
+            db.session.commit()
+        except IntegrityError:
+            raise PlayerHasGames(
+                f"Nie można usunąć gracza {name}: właśnie zaczęła się gra z jego udziałem."
+            ) from None
+    return name
+
+
+def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Player, int]:
+    """Merge `source` into `target` (one person entered under two names): every seat of source
+    becomes target's, then source is deleted, in one transaction. The figures cached on a seat
+    are the seat's own, so nothing is recomputed; statistics and history read seats by player
+    id and show source's games under target. Refused when both sat in one game
+    (PlayersShareAGame). Returns the target and the number of games that changed hands."""
+    source = get_player(account_id, source_id)
+    target = get_player(account_id, target_id)
+    if source.id == target.id:
+        raise InvalidInput("Wybierz innego gracza niż ten, którego łączysz.", "target")
+    names = (source.name, target.name)
+    refused = f"Nie można połączyć graczy {names[0]} i {names[1]}: "
+    with store.writing():
+        shared = _shared_games(source.id, target.id)
+        if shared:
+            raise PlayersShareAGame(
+                f"{refused}siedzą razem przy stole w {_in_games(shared)}, a w jednej grze "
+                "każdy ma jedno miejsce. To dwie różne osoby."
+            )
+        try:
+            locked = store.bump_versions_of_player(source.id)  # their seats get another name
+            moved = store.move_seats(source.id, target.id)
+            store.bump_versions(sorted(set(moved) - set(locked)))  # a game started meanwhile
+            db.session.execute(delete(Player).where(Player.id == source.id))
+            audit.record(
+                audit.PLAYERS_MERGED,
+                account_id,
+                f"gracz {source.id} ({names[0]}) → {target.id} ({names[1]}), gier: {len(moved)}",
+            )
+            db.session.commit()
+        except IntegrityError:  # a game that seats both was started meanwhile
+            raise PlayersShareAGame(f"{refused}właśnie zaczęli wspólną grę.") from None
+    db.session.expire_all()  # the session's seats and players still say who sat where before
+    return get_player(account_id, target_id), len(moved)
+
+
+def _shared_games(a: int, b: int) -> int:
+    """How many games seat both players."""
+    theirs = select(GameSeat.game_id).where(GameSeat.player_id == b)
+    return (
+        db.session.scalar(
+            select(func.count())
+            .select_from(GameSeat)
+            .where(GameSeat.player_id == a, GameSeat.game_id.in_(theirs))
+        )
+        or 0
+    )
+
+
+def _in_games(n: int) -> str:
+    """ "1 grze", "2 grach", "5 grach": the locative, after "w"."""
+    return f"{n} grze" if n == 1 else f"{n} grach"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .rows import GameRow, SeatRow, TurnRow
+from .rows import GameLock, GameRow, SeatRow, TurnRow
 
 State = TypeVar("State")
 
@@ -26,11 +26,12 @@ class CachedTable(Generic[State]):
     uid: str
     version: int
     variant: str
+    game: GameRow
     seats: tuple[SeatRow, ...]  # never handed out: the caller gets copies
     turns: tuple[TurnRow, ...]
     state: State  # never handed out: the caller copies it
 
-    def precedes(self, game: GameRow) -> bool:
+    def precedes(self, game: GameLock) -> bool:
         """Whether this state is the game's just before the write that raised its version to
         `game.version`: the same game (its uid is never given to another), no write since
         (every write raises the version by one), and, as a check, the same variant."""
@@ -47,7 +48,7 @@ class CachedTable(Generic[State]):
 _tables: dict[int, CachedTable[object]] = {}
 
 
-def get_before(game: GameRow) -> CachedTable[object] | None:
+def get_before(game: GameLock) -> CachedTable[object] | None:
     """The entry of the game as it was before the write that has just locked it, if held."""
     cached = _tables.get(game.id)
     return cached if cached is not None and cached.precedes(game) else None
@@ -60,6 +61,7 @@ def put(game: GameRow, seats: list[SeatRow], turns: list[TurnRow], state: object
         uid=game.uid,
         version=game.version,
         variant=game.variant,
+        game=game,
         seats=tuple(seat.copy() for seat in seats),
         turns=tuple(turns),
         state=state,

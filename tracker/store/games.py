@@ -9,7 +9,8 @@ on.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from datetime import datetime
 from typing import Any
 
@@ -18,7 +19,7 @@ from sqlalchemy import Connection, Engine, bindparam, func, insert, select, upda
 from ..backup import sqlite_file
 from ..extensions import db
 from ..models import Game, GameSeat, Player, Turn
-from .rows import GameRow, PlayerRef, SeatRow, TurnRow
+from .rows import GameLock, GameRow, PlayerRef, SeatRow, TurnRow
 from .writers import WriterQueue, queue_for
 
 _games = Game.__table__
@@ -59,6 +60,10 @@ _GAME_WITH_SEATS = (
     .where(_OWNED)
     .order_by(_seats.c.seat)
 )
+# What a phone polling a game compares: the game's uid and version (every write raises it).
+_STAMP = select(_games.c.uid, _games.c.version).where(_OWNED)
+_INSERT_GAME = insert(_games).returning(*_GAME_COLUMNS)
+_INSERT_SEAT = insert(_seats)
 _GAME_BY_ID = select(*_GAME_COLUMNS).where(_games.c.id == bindparam("game_id"))
 _SEATS = (
     select(*_SEAT_COLUMNS)
@@ -69,7 +74,12 @@ _SEATS = (
 _GAME_IDS = select(_games.c.id).order_by(_games.c.id)
 # The first statement of every write: the lock, the version every write raises, and the game
 # as it now is, in one round trip.
-_LOCK = update(_games).where(_OWNED).values(version=_games.c.version + 1).returning(*_GAME_COLUMNS)
+_LOCK = (
+    update(_games)
+    .where(_OWNED)
+    .values(version=_games.c.version + 1)
+    .returning(_games.c.id, _games.c.uid, _games.c.variant, _games.c.version)
+)
 _BUMP_VERSION = (
     update(_games).where(_games.c.id == bindparam("game_id")).values(version=_games.c.version + 1)
 )
@@ -134,6 +144,19 @@ def _conn() -> Connection:
 _writer_queues: weakref.WeakKeyDictionary[Engine, WriterQueue | None] = weakref.WeakKeyDictionary()
 
 
+@contextmanager
+def writing() -> Iterator[None]:
+    """A write transaction: on SQLite it first waits its turn in the writers' queue
+    (`store.writers`), and any error rolls it back. The caller commits inside the block."""
+    queue = writer_queue()
+    with nullcontext() if queue is None else queue.turn():
+        try:
+            yield
+        except BaseException:
+            db.session.rollback()
+            raise
+
+
 def writer_queue() -> WriterQueue | None:
     """The queue game writes wait in (`store.writers`) for an SQLite file; None on PostgreSQL."""
     engine = db.engine
@@ -153,12 +176,46 @@ def _turn_row(r: Sequence[Any]) -> TurnRow:
     return TurnRow(*r)
 
 
-def lock_game(account_id: int, game_id: int) -> GameRow | None:
+def lock_game(account_id: int, game_id: int) -> GameLock | None:
     """Take the game's write lock for this transaction and raise its version (a write changes
-    the game, or rolls back and the version with it): the game as it now is, or None when the
-    account has no such game."""
+    the game, or rolls back and the version with it): the game's identity and new version, or
+    None when the account has no such game. Only a few plain columns come back: the rest of
+    the row is read when this process does not hold the game (`store.cache`)."""
     row = _conn().execute(_LOCK, {"game_id": game_id, "owner_id": account_id}).first()
-    return None if row is None else GameRow(*row)
+    return None if row is None else GameLock(*row)
+
+
+def game_stamp(account_id: int, game_id: int) -> str | None:
+    """The game's state in one word, `<uid>.<version>`, which changes with every write to it
+    and is never repeated by another game; None when the account has no such game."""
+    row = _conn().execute(_STAMP, {"game_id": game_id, "owner_id": account_id}).first()
+    return None if row is None else f"{row[0]}.{row[1]}"
+
+
+def insert_game(
+    account_id: int,
+    variant: str,
+    options: dict[str, Any],
+    player_ids: list[int],
+    rematch_of: int | None = None,
+) -> tuple[GameRow, list[SeatRow]]:
+    """A new game with its players seated in this order; the game as stored."""
+    conn = _conn()
+    values = {
+        "account_id": account_id,
+        "variant": variant,
+        "options": options,
+        "rematch_of_id": rematch_of,
+    }
+    game = GameRow(*conn.execute(_INSERT_GAME, values).one())
+    conn.execute(
+        _INSERT_SEAT,
+        [
+            {"game_id": game.id, "player_id": player_id, "seat": seat}
+            for seat, player_id in enumerate(player_ids)
+        ],
+    )
+    return game, read_seats(game.id)
 
 
 def read_seats(game_id: int) -> list[SeatRow]:
@@ -239,6 +296,53 @@ def set_finished(game_id: int, finished_at: datetime | None) -> None:
 
 def bump_version(game_id: int) -> None:
     _conn().execute(_BUMP_VERSION, {"game_id": game_id})
+
+
+# The games a player sits in, locked in id order (PostgreSQL; SQLite has one writer anyway), so
+# that two writes to several games at once cannot wait for each other in a circle.
+_GAMES_OF_PLAYER = (
+    select(_games.c.id)
+    .where(
+        _games.c.id.in_(
+            select(_seats.c.game_id).where(_seats.c.player_id == bindparam("player_id"))
+        )
+    )
+    .order_by(_games.c.id)
+    .with_for_update()
+)
+_BUMP_VERSIONS = (
+    update(_games)
+    .where(_games.c.id.in_(bindparam("game_ids", expanding=True)))
+    .values(version=_games.c.version + 1)
+)
+
+
+_MOVE_SEATS = (
+    update(_seats)
+    .where(_seats.c.player_id == bindparam("from_player"))
+    .values(player_id=bindparam("to_player"))
+    .returning(_seats.c.game_id)
+)
+
+
+def bump_versions_of_player(player_id: int) -> list[int]:
+    """Raise the version of every game the player sits in (their name or seat there changes);
+    the ids of those games, locked until the transaction ends."""
+    game_ids = list(_conn().execute(_GAMES_OF_PLAYER, {"player_id": player_id}).scalars())
+    bump_versions(game_ids)
+    return game_ids
+
+
+def bump_versions(game_ids: list[int]) -> None:
+    if game_ids:
+        _conn().execute(_BUMP_VERSIONS, {"game_ids": game_ids})
+
+
+def move_seats(from_player: int, to_player: int) -> list[int]:
+    """Give every seat of one player to another; the ids of the games those seats are in.
+    IntegrityError when a game seats both (one seat per player and game)."""
+    result = _conn().execute(_MOVE_SEATS, {"from_player": from_player, "to_player": to_player})
+    return sorted(result.scalars())
 
 
 def rematch_of(game_id: int) -> int | None:

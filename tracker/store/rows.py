@@ -33,6 +33,30 @@ class GameRow:
     def finished(self) -> bool:
         return self.finished_at is not None
 
+    def at_version(self, version: int) -> GameRow:
+        return GameRow(
+            self.id,
+            self.account_id,
+            self.variant,
+            self.options,
+            self.started_at,
+            self.finished_at,
+            self.rematch_of_id,
+            self.uid,
+            version,
+        )
+
+
+@dataclass(frozen=True)
+class GameLock:
+    """What a write's lock statement returns: the game's identity and its version, already
+    raised by this write (`store.games.lock_game`)."""
+
+    id: int
+    uid: str
+    variant: str
+    version: int
+
 
 @dataclass
 class SeatRow:

@@ -36,23 +36,36 @@ class WriterQueue:
     def __init__(self, database: Path) -> None:
         self.path = f"{database}{SUFFIX}"
         self._threads = threading.Lock()
+        self._held = threading.local()  # by this thread already (a write inside a write)
 
     @contextmanager
     def turn(self) -> Iterator[None]:
-        """Hold the queue: no other writer that queues runs until this block ends."""
+        """Hold the queue: no other writer that queues runs until this block ends. A thread
+        that holds it already (a rematch starts its game inside the old game's write) just
+        goes on."""
+        if getattr(self._held, "yes", False):
+            yield
+            return
         with self._threads:
-            if fcntl is None:
-                yield
-                return
-            # Opened for each write (a few microseconds): a file kept open would be shared
-            # with the workers forked from this process, and a lock taken through a shared
-            # open file is held by all of them at once.
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            self._held.yes = True
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                yield
+                yield from self._locked_file()
             finally:
-                os.close(fd)  # lets the lock go
+                self._held.yes = False
+
+    def _locked_file(self) -> Iterator[None]:
+        if fcntl is None:
+            yield
+            return
+        # Opened for each write (a few microseconds): a file kept open would be shared with
+        # the workers forked from this process, and a lock taken through a shared open file
+        # is held by all of them at once.
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # lets the lock go
 
 
 _queues: dict[Path, WriterQueue] = {}

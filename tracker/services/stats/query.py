@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, select
 
 from ... import rules
+from ...collation import polish_key
 from ...extensions import db
 from ...models import Game, GameSeat, Player, name_key
 from ...rules.tables import ALL_FIELD_IDS
@@ -96,10 +97,5 @@ def variant_order() -> Callable[[str], int]:
     return lambda variant: order.get(variant, len(order))
 
 
-_ALPHABET = "aąbcćdeęfghijklłmnńoóprsśtuvwxyzźż"
-_RANK = {ch: i for i, ch in enumerate(_ALPHABET)}
-
-
-def sort_key(name: str) -> tuple[tuple[int, int], ...]:
-    """Names in Polish alphabetical order: Łucja after Lena, Żaneta last."""
-    return tuple((_RANK.get(ch, len(_ALPHABET)), ord(ch)) for ch in name.casefold())
+# Names in Polish alphabetical order: Łucja after Lena, Żaneta last (`tracker.collation`).
+sort_key = polish_key

@@ -1,9 +1,15 @@
 """Replaying a game's log through the rules, in the order it was written, undos included.
 
 Every turn must be one the rules allowed when it was written: in turn, before the game was
-over, with the points the dice give. The game is a `rules.GameState` whatever its kind: a turn
-is played with `play_turn` and taken back with `undo`, and the figures each seat's row caches
-come from `seat_figures`, exactly as play derives them.
+over, with the points the dice give. A turn corrected later (`services.corrections`: taken back
+at the very moment its correction with the same number was written) is replaced in place, the
+later turns kept, as the correction did; the points a turn carries are those the rules give it
+when it leaves the turns in force (taken back or replaced) or at the end, since a correction
+rewrites the points of the later turns it changes.
+
+The game is a `rules.GameState` whatever its kind: a turn is played with `play_turn` and taken
+back with `undo`, and the figures each seat's row caches come from `seat_figures`, exactly as
+play derives them.
 """
 
 from __future__ import annotations
@@ -23,6 +29,10 @@ _OVER = {
 }
 
 
+class _AtTurn(Refused):
+    """A problem that already says which turn of the file it is about."""
+
+
 @dataclass(frozen=True)
 class Replayed:
     """What a game's log comes to."""
@@ -37,7 +47,7 @@ class _Replay:
 
     `push` plays a turn on the turns in force before it, exactly as `games.record_turn` did when
     it was written; `pop` takes the last one back, as an undo did (the rules' own `undo`: no
-    replay, however long the game).
+    replay, however long the game); `correct` replaces one, as `corrections.correct_turn` did.
     """
 
     def __init__(self, variant: rules.AnyVariant, options: dict[str, int], names: list[str]):
@@ -59,29 +69,61 @@ class _Replay:
                 f"gra ma już {MAX_TURNS_PER_GAME} ruchów w mocy, najwięcej, ile można zapisać."
             )
         if turn.seat != seat:
-            names = self.names
-            written = (
-                names[turn.seat] if 0 <= turn.seat < len(names) else f"miejsce {show(turn.seat)}"
-            )
             raise Refused(
-                f"ruch zapisano graczowi {written}, a według kolejności przy stole "
-                f"była kolej gracza {names[seat]}."
+                f"ruch zapisano graczowi {self._name(turn.seat)}, a według kolejności przy stole "
+                f"była kolej gracza {self.names[seat]}."
             )
         try:
-            record = state.play_turn(turn.dice, turn.field, turn.column or 0)
+            state.play_turn(turn.dice, turn.field, turn.column or 0)
         except rules.RulesError as exc:
             raise Refused(f"{exc}"[: 4 * SHOWN]) from exc
         self.stack.append(turn)
-        # A table turn carries the points written; a poker hand carries none.
+
+    def pop(self) -> CheckedTurn:
+        self.check_points(len(self.stack) - 1)
+        self.state.undo()
+        return self.stack.pop()
+
+    def correct(self, turn: CheckedTurn) -> None:
+        """Replace the turn in force with the same number, keeping the later ones."""
+        index = turn.seq - 1
+        self.check_points(index)
+        state = self.state
+        try:
+            correction = rules.correct_turn(
+                state.variant,
+                state.players,
+                state.options,
+                state.turns,
+                index,
+                turn.dice,
+                turn.field,
+                turn.column or 0,
+            )
+        except rules.RulesError as exc:
+            raise Refused(f"{exc}"[: 4 * SHOWN]) from exc
+        if turn.seat != correction.after.seat:
+            raise Refused(
+                f"poprawka ruchu zapisana graczowi {self._name(turn.seat)}, a ruch był gracza "
+                f"{self.names[correction.after.seat]}."
+            )
+        self.state = correction.state
+        self.stack[index] = turn
+
+    def check_points(self, index: int) -> None:
+        """A table turn carries the points written; a poker hand carries none."""
+        turn = self.stack[index]
+        record = self.state.turns[index]
         if turn.points is not None and (turn.points, turn.extra_bonus) != (
             record.points,
             record.extra_bonus,
         ):
-            raise Refused(_wrong_points(state, turn, record))
+            where = _where(turn, len(self.names))
+            raise _AtTurn(f"{where}: {_wrong_points(self.state, turn, record)}")
 
-    def pop(self) -> CheckedTurn:
-        self.state.undo()
-        return self.stack.pop()
+    def _name(self, seat: int) -> str:
+        names = self.names
+        return names[seat] if 0 <= seat < len(names) else f"miejsce {show(seat)}"
 
     def figures(self) -> list[dict[str, Any]]:
         """Per seat, the cached results `results.store_results` stores for this state: totals
@@ -104,6 +146,20 @@ def _wrong_points(state: rules.Game, turn: CheckedTurn, record: rules.TurnRecord
     )
 
 
+def _where(turn: CheckedTurn, players: int) -> str:
+    round_ = (turn.seq - 1) // players + 1
+    return f"ruch nr {show(turn.seq)} (kolejka {show(round_)}, pozycja {turn.index + 1} w pliku)"
+
+
+def _corrects(stack: list[CheckedTurn], turn: CheckedTurn) -> bool:
+    """Whether `turn` is the correction of the turn in force with its number: that turn was
+    taken back at the very moment `turn` was written (`services.corrections`)."""
+    if not 1 <= turn.seq <= len(stack):
+        return False
+    replaced = stack[turn.seq - 1]
+    return replaced.undone_at is not None and replaced.undone_at == turn.created_at
+
+
 def replay_log(
     variant: rules.AnyVariant, options: dict[str, int], names: list[str], log: list[CheckedTurn]
 ) -> Replayed:
@@ -111,6 +167,9 @@ def replay_log(
     replay = _Replay(variant, options, names)
     for turn in log:
         try:
+            if _corrects(replay.stack, turn):
+                replay.correct(turn)
+                continue
             # A turn written as number `seq` found `seq - 1` turns in force: any later ones had
             # been taken back by then.
             while len(replay.stack) >= turn.seq:
@@ -126,13 +185,10 @@ def replay_log(
                     "brakuje ruchów pomiędzy."
                 )
             replay.push(turn)
+        except _AtTurn:
+            raise  # it names its own turn (the points of a turn read earlier)
         except Refused as exc:
-            round_ = (turn.seq - 1) // len(names) + 1
-            where = (
-                f"ruch nr {show(turn.seq)} (kolejka {show(round_)}, "
-                f"pozycja {turn.index + 1} w pliku)"
-            )
-            raise exc.at(where) from exc
+            raise exc.at(_where(turn, len(names))) from exc
     while replay.stack and replay.stack[-1].undone:  # taken back at the end
         replay.pop()
     for turn in replay.stack:
@@ -141,4 +197,6 @@ def replay_log(
                 f"ruch {turn.seq} jest oznaczony jako cofnięty, ale po nim zostały ruchy "
                 "w mocy; cofnąć można tylko ostatni ruch."
             )
+    for index in range(len(replay.stack)):
+        replay.check_points(index)
     return Replayed(replay.state.finished, replay.stack, replay.figures())

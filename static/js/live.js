@@ -1,0 +1,124 @@
+// Every phone on a game's screen follows the game: it asks the server every POLL_MS whether the
+// game changed (GET …/stan with If-None-Match: one indexed read and a 304 while nothing
+// happened) and, when another phone wrote a turn, took one back or ended the game, swaps the
+// screen's <main> for the new one without a reload. Typed dice survive the swap (turn.js).
+//
+// No connection: a banner says so ("Brak połączenia z serwerem – …"), the page keeps what was
+// typed, the polls go on (less often), and once the server answers again the screen catches up
+// by itself. Without this file the pages still work by reload.
+window.kosciLive = (() => {
+  "use strict";
+
+  const POLL_MS = 1500; // a turn written elsewhere shows within 2 s
+  const OFFLINE_POLL_MS = [2000, 4000, 8000]; // then every 8 s
+  const meta = document.querySelector('meta[name="kosci-live"]');
+  let etag = meta ? meta.dataset.etag : null;
+  let timer = null;
+  let failures = 0;
+  let stopped = !meta;
+  let banner = null;
+
+  /** The banner for a lost connection; `retry` runs when its button is tapped. A `sticky`
+   * banner (a write that did not get through) stays until `online(true)` or its retry. */
+  function offline(text, retry, sticky = false) {
+    if (!banner) {
+      banner = document.createElement("div");
+      banner.className = "net-banner";
+      banner.setAttribute("role", "alert");
+      banner.innerHTML = '<p data-net-text></p><button class="btn btn-secondary" type="button">Ponów</button>';
+      document.body.append(banner);
+    }
+    if (banner.dataset.sticky && !banner.hidden && !sticky) return; // the write's banner stays
+    banner.dataset.sticky = sticky ? "1" : "";
+    banner.querySelector("[data-net-text]").textContent = text;
+    banner.querySelector("button").onclick = () => {
+      banner.querySelector("button").disabled = true;
+      retry();
+    };
+    banner.querySelector("button").disabled = false;
+    banner.hidden = false;
+  }
+
+  function online(all = false) {
+    if (banner && (all || !banner.dataset.sticky)) banner.hidden = true;
+  }
+
+  function schedule(ms) {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(poll, ms);
+  }
+
+  async function poll() {
+    if (document.hidden || !meta) return; // visibilitychange polls again
+    let response;
+    try {
+      response = await fetch(meta.content, {
+        headers: etag ? { "If-None-Match": etag } : {},
+        credentials: "same-origin",
+        cache: "no-store",
+      });
+    } catch {
+      failures += 1;
+      offline("Brak połączenia z serwerem – próbuję ponownie…", () => poll());
+      schedule(OFFLINE_POLL_MS[Math.min(failures, OFFLINE_POLL_MS.length) - 1]);
+      return;
+    }
+    const wasOffline = failures > 0;
+    failures = 0;
+    online();
+    if (response.status === 304 && !wasOffline) return schedule(POLL_MS);
+    if (!response.ok && response.status !== 304) {
+      // The game is gone (deleted, an invitation revoked) or the session ended: show why.
+      stopped = true;
+      location.reload();
+      return;
+    }
+    const fresh = response.headers.get("ETag");
+    if (fresh === etag && !wasOffline) return schedule(POLL_MS);
+    if (busy()) return schedule(POLL_MS); // a write of this phone is on its way: it refreshes
+    etag = fresh;
+    await refresh(location.href);
+    schedule(POLL_MS);
+  }
+
+  /** Whether this phone is writing right now (the page then refreshes itself). */
+  function busy() {
+    return Boolean(document.querySelector(".is-sending"));
+  }
+
+  /** Load `url` and show it in place of the current screen. */
+  async function refresh(url) {
+    const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+    swap(await response.text(), response.url || url);
+  }
+
+  /** Put the <main> of `html` in place of this page's, keeping the scroll position. */
+  function swap(html, url) {
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const main = doc.querySelector("main#main");
+    if (!main) {
+      location.assign(url);
+      return;
+    }
+    window.dispatchEvent(new CustomEvent("kosci:before-swap"));
+    const y = window.scrollY;
+    document.querySelector("main#main").replaceWith(main);
+    document.title = doc.title;
+    const freshMeta = doc.querySelector('meta[name="kosci-live"]');
+    if (freshMeta && meta) {
+      etag = freshMeta.dataset.etag;
+      meta.dataset.etag = etag;
+    }
+    if (url && url !== location.href) history.replaceState(null, "", url);
+    window.scrollTo(0, y);
+    window.dispatchEvent(new CustomEvent("kosci:swapped", { detail: { main } }));
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) poll();
+  });
+  window.addEventListener("online", () => poll());
+  schedule(POLL_MS);
+
+  return { refresh, swap, offline, online };
+})();

@@ -1,0 +1,81 @@
+// The service worker of Kości. Served from /sw.js (tracker/main/app_shell.py), which fills in
+// CONFIG, so that it controls every page of the site. It does two things and no more:
+// - the app shell (the CSS, the scripts, the icons) comes from a cache filled at install, so
+//   pages draw fast on a slow Wi-Fi. The cache's name carries a hash of those files and of the
+//   offline page's templates: a new version of the app installs a fresh copy, drops the old one;
+// - a page that cannot be reached (the server is off, the phone left the Wi-Fi) shows the offline
+//   page, with a retry button, instead of the browser's error.
+// Pages and API answers are never stored: they belong to an account and change with every turn
+// (the server sends them `no-store`). They always come from the network, as without this worker.
+"use strict";
+
+const CONFIG = {/* filled in by the /sw.js route */};
+const CACHE_PREFIX = "kosci-";
+const CACHE = CACHE_PREFIX + CONFIG.version;
+// The shell's files do not vary by anything a request could say differently (the worker's
+// requests carry no cookies, nor an Accept-Encoding the browser adds later).
+const MATCH = { ignoreVary: true };
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // `reload`: from the server, not from a copy of the previous version in the HTTP cache.
+      await cache.addAll(CONFIG.shell.map((url) => new Request(url, { cache: "reload" })));
+      // The offline page as a signed-out visitor gets it: no account's links in a cache.
+      const offline = await fetch(
+        new Request(CONFIG.offline, { cache: "reload", credentials: "omit" }),
+      );
+      if (!offline.ok) throw new Error(`${CONFIG.offline}: ${offline.status}`);
+      await cache.put(CONFIG.offline, offline);
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      // The page's request starts while the worker wakes up, not after.
+      if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
+      for (const name of await caches.keys()) {
+        if (name.startsWith(CACHE_PREFIX) && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return; // forms go to the server as they are
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(page(event));
+  } else if (url.pathname.startsWith(CONFIG.static)) {
+    event.respondWith(staticFile(request));
+  }
+  // Anything else (the API, the fields turn.js fetches, the manifest) is left to the browser.
+});
+
+// A page: always from the network, never stored; the offline page when the network fails.
+// A server's error answer (500, a proxy's 502) is shown as it is.
+async function page(event) {
+  try {
+    return (await event.preloadResponse) || (await fetch(event.request));
+  } catch {
+    const offline = await caches.match(CONFIG.offline, { ...MATCH, cacheName: CACHE });
+    return offline || Response.error();
+  }
+}
+
+// A static file: from the cache of this version, else from the network (and kept).
+async function staticFile(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(request, MATCH);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+  return response;
+}

@@ -1,0 +1,109 @@
+"""„Dołącz telefon” on two 360 px phones against the real server (3 worker processes): the
+family's phone shows the QR code and the link of its game; a phone with no account opens the
+link, writes a turn, and finds the rest of the account a 404; a revoked link stops it at once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from tracker.rules import TableGame
+
+from .phone import STANDARD, no_sideways_scroll, play_turn, sign_up, start_game
+
+
+def test_a_phone_without_the_password_joins_by_the_link_and_plays(
+    page: Page, browser: Browser, browser_context_args: dict[str, Any], base_url: str, screenshot
+):
+    sign_up(page)
+    names = ["Ala", "Ola"]
+    start_game(page, "Kości (tabela polska)", names)
+    game = TableGame(STANDARD, 2)
+    play_turn(page, game, names, "66653", "sixes")
+    game_url = page.url
+
+    page.get_by_role("link", name="Dołącz telefon").click()
+    expect(page.get_by_role("heading", name="Dołącz telefon")).to_be_visible()
+    page.get_by_role("button", name="Pokaż kod QR").click()
+    qr = page.locator(".qr-code")
+    expect(qr).to_be_visible()
+    box = qr.bounding_box()
+    assert box is not None
+    assert box["width"] >= 240
+    assert abs(box["width"] - box["height"]) < 1  # square, as scanners need it
+    assert no_sideways_scroll(page)
+    link = page.locator("[data-invite-url]").inner_text().strip()
+    assert re.fullmatch(re.escape(base_url) + r"/dolacz\?kod=[\w-]{22,}", link), link
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Kopiuj link").click()  # shown by invite.js
+    expect(page.get_by_text("Skopiowano link.")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    expect(page.locator("[data-invitation]")).to_have_count(1)
+    screenshot(page, "join-phone-panel")
+
+    guest_context = browser.new_context(**{**browser_context_args, "base_url": base_url})
+    try:
+        phone = guest_context.new_page()
+        phone.goto(link)
+        expect(phone).to_have_url(game_url)
+        expect(
+            phone.get_by_text("Ten telefon dołączył do gry i może wpisywać ruchy.")
+        ).to_be_visible()
+        play_turn(phone, game, names, "11234", "ones")  # Ola's turn, on the guest phone
+        screenshot(phone, "join-phone-guest-turn")
+        expect(phone.get_by_role("link", name="Dołącz telefon")).to_have_count(0)
+
+        history = phone.goto(f"{base_url}/historia")
+        assert history is not None
+        assert history.status == 404
+        for private in ("/statystyki", "/gry/nowa", "/konto", "/api/v1/games"):
+            answer = phone.request.get(f"{base_url}{private}", max_redirects=0)
+            assert answer.status == 404, private
+
+        page.goto(game_url)  # the family's phone sees the guest's turn
+        expect(page.locator(".turn-name")).to_have_text("Ala")
+
+        page.goto(f"{game_url}/telefony")
+        page.get_by_role("button", name=re.compile("^Cofnij")).click()
+        expect(page.get_by_text("Zaproszenie cofnięte")).to_be_visible()
+        gone = phone.goto(game_url)
+        assert gone is not None
+        assert gone.status == 404
+        expect(phone.get_by_text("Zaproszenie wygasło albo zostało cofnięte")).to_be_visible()
+    finally:
+        guest_context.close()
+
+
+def test_a_watching_phone_follows_the_game_without_the_dice_pad(
+    page: Page, browser: Browser, browser_context_args: dict[str, Any], base_url: str, screenshot
+):
+    sign_up(page)
+    names = ["Ala", "Ola"]
+    start_game(page, "Kości (tabela polska)", names)
+    game = TableGame(STANDARD, 2)
+    game_url = page.url
+    page.goto(f"{game_url}/telefony")
+    page.get_by_text("Tylko ogląda").click()
+    page.get_by_role("button", name="Pokaż kod QR").click()
+    expect(page.get_by_role("heading", name="Zeskanuj, aby oglądać")).to_be_visible()
+    link = page.locator("[data-invite-url]").inner_text().strip()
+
+    guest_context = browser.new_context(**{**browser_context_args, "base_url": base_url})
+    try:
+        phone = guest_context.new_page()
+        phone.goto(link)
+        expect(phone.get_by_text("Ten telefon tylko ogląda grę")).to_be_visible()
+        expect(phone.locator("[data-pad]")).to_have_count(0)
+        expect(phone.get_by_role("heading", name="Teraz: Ala")).to_be_visible()
+
+        page.goto(game_url)
+        play_turn(page, game, names, "66653", "sixes")
+        # live.js on the watching phone brings the turn in without a reload.
+        expect(phone.get_by_role("heading", name="Teraz: Ola")).to_be_visible(timeout=10_000)
+        assert no_sideways_scroll(phone)
+        screenshot(phone, "join-phone-watching")
+    finally:
+        guest_context.close()

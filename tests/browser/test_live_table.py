@@ -1,0 +1,253 @@
+"""Two and three phones at one table, against the real server (several worker processes): every
+phone follows the game without a reload, a conflict says what happened and keeps the dice, a
+lost connection loses nothing and a retried write is written once."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tracker.rules import TableGame, parse_dice
+
+from .phone import ALA, OLA, STANDARD, field_button, sign_in, sign_up, start_game, tap_dice
+
+# A game's screen learns of a write within this long (the issue asks for 2 s).
+LIVE_MS = 2000
+
+
+@pytest.fixture
+def phones(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Any]:
+    """`phones(n)`: n phone contexts, closed at the end."""
+    made: list[BrowserContext] = []
+
+    def make(count: int) -> list[Page]:
+        pages = []
+        for _ in range(count):
+            context = browser.new_context(**browser_context_args)
+            made.append(context)
+            pages.append(context.new_page())
+        return pages
+
+    yield make
+    for context in made:
+        context.close()
+
+
+def table_of(phones: Any, count: int, names: list[str]) -> tuple[list[Page], str]:
+    """`count` phones of one family on the same new game's screen; the game's path."""
+    pages = phones(count)
+    account = sign_up(pages[0])
+    start_game(pages[0], "Kości (tabela polska)", names)
+    path = re.sub(r"^https?://[^/]+", "", pages[0].url)
+    for page in pages[1:]:
+        sign_in(page, account)
+        page.goto(path)
+    return pages, path
+
+
+def mark_page(page: Page) -> None:
+    """A flag that a reload would lose: the screen must change under it."""
+    page.evaluate("window.__notReloaded = true")
+
+
+def not_reloaded(page: Page) -> bool:
+    return page.evaluate("window.__notReloaded === true")
+
+
+def typed_dice(page: Page) -> str:
+    return page.locator("[data-turn] [data-dice-input]").input_value()
+
+
+def test_every_phone_follows_the_game_without_a_reload_and_keeps_its_dice(phones: Any):
+    (a, b, c), _ = table_of(phones, 3, ["Ala", "Ola"])
+    for page in (b, c):
+        mark_page(page)
+    b.locator('[data-pad] button[data-face="4"]').click()
+    b.locator('[data-pad] button[data-face="4"]').click()  # two dice typed, not yet five
+
+    tap_dice(a, "66612")
+    field_button(a, "sixes").click()
+
+    for page in (b, c):
+        expect(page.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS)
+        assert not_reloaded(page)
+    assert typed_dice(b) == "44"
+    expect(c.locator(".turn").first).to_contain_text("Ala 18")
+
+
+def test_an_undo_and_the_end_of_a_game_reach_the_other_phones(phones: Any):
+    (a, b), _ = table_of(phones, 2, ["Ala"])
+    mark_page(b)
+    tap_dice(a, "66612")
+    field_button(a, "sixes").click()
+    expect(b.locator(".turn-status")).to_contain_text("18", timeout=LIVE_MS)
+
+    a.locator("[data-undo-written]").click()
+
+    expect(b.locator(".turn-status")).not_to_contain_text("18", timeout=LIVE_MS)
+    assert not_reloaded(b)
+
+
+def test_a_turn_written_meanwhile_is_named_and_the_typed_dice_stay(phones: Any):
+    (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
+    # Phone B does not hear of phone A's write (its polls answer "nothing new").
+    b.route("**/stan", lambda route: route.fulfill(status=304))
+    tap_dice(a, "33322")
+    field_button(a, "full_house").click()
+    expect(a.locator(".turn-name")).to_have_text("Ola")
+
+    mark_page(b)
+    tap_dice(b, "66666")  # B asks for the pencil marks of a turn already written
+
+    expect(
+        b.get_by_text(re.compile(r"Na innym telefonie zapisano już: Ala – Ful 25"))
+    ).to_be_visible()
+    expect(b.locator(".turn-name")).to_have_text("Ola")
+    assert typed_dice(b) == "66666"  # kept, pencilled in: one tap writes them if they are Ola's
+    expect(field_button(b, "five_of_a_kind")).to_be_visible()
+    assert not_reloaded(b)
+
+
+def test_a_write_from_a_phone_that_missed_a_turn_is_refused_and_says_why(phones: Any):
+    (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
+    b.route("**/stan", lambda route: route.fulfill(status=304))
+    tap_dice(b, "66666")  # B's pencil marks are for Ala's turn...
+    tap_dice(a, "33322")
+    field_button(a, "full_house").click()  # ...which A writes first
+    expect(a.locator(".turn-name")).to_have_text("Ola")
+
+    field_button(b, "five_of_a_kind").click()
+
+    expect(
+        b.get_by_text(re.compile(r"Na innym telefonie zapisano już: Ala – Ful 25"))
+    ).to_be_visible()
+    expect(b.locator(".turn-name")).to_have_text("Ola")
+    assert typed_dice(b) == "66666"
+
+
+def test_offline_nothing_is_lost_and_a_retry_is_written_once(phones: Any, live_server, screenshot):
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    game_id = int(path.rsplit("/", 1)[1])
+    tap_dice(a, "55531")
+
+    a.context.set_offline(True)
+    field_button(a, "fives").click()
+    banner = a.locator(".net-banner")
+    expect(banner).to_contain_text("Brak połączenia z serwerem – spróbuj ponownie")
+    assert typed_dice(a) == "55531"
+    expect(a.locator(".turn-name")).to_have_text("Ala")
+    screenshot(a, "offline-banner")
+
+    a.context.set_offline(False)
+    banner.get_by_role("button", name="Ponów").click()
+
+    expect(a.locator(".turn-name")).to_have_text("Ola")
+    expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
+    assert turns_in_force(live_server, game_id) == 1
+
+
+def test_a_lost_answer_sent_again_is_written_once(phones: Any, live_server):
+    """The server wrote the turn but the answer never came: the retry finds it written."""
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    game_id = int(path.rsplit("/", 1)[1])
+    tap_dice(a, "55531")
+    lost = {"done": False}
+
+    def lose_the_first_answer(route: Any) -> None:
+        if lost["done"]:
+            route.continue_()
+            return
+        lost["done"] = True
+        route.fetch()  # reaches the server, which writes the turn...
+        route.abort("connectionreset")  # ...and the phone never hears of it
+
+    a.route("**/ruch", lose_the_first_answer)
+    field_button(a, "fives").click()
+    a.locator(".net-banner").get_by_role("button", name="Ponów").click()
+
+    expect(a.locator(".turn-name")).to_have_text("Ola")
+    assert turns_in_force(live_server, game_id) == 1
+
+
+def test_typed_dice_survive_a_reload(phones: Any):
+    (a,), _ = table_of(phones, 1, ["Ala"])
+    a.locator('[data-pad] button[data-face="2"]').click()
+    a.locator('[data-pad] button[data-face="5"]').click()
+
+    a.reload()
+
+    assert typed_dice(a) == "25"
+
+
+def turns_in_force(live_server: Any, game_id: int) -> int:
+    from tracker.services import games
+
+    with live_server.app.app_context():
+        view = games.game_view.build(*games.store.read_game_by_id(game_id), log=False)
+        return len(view.turns)
+
+
+def test_three_phones_one_joined_by_link_play_a_whole_game(phones: Any, base_url: str, screenshot):
+    """The issue's "done when": three phones at one table, one joined by the game's link (the
+    QR code's), play a whole game in turn; each phone sees every turn within 2 s, no field is
+    ever below the fold, a dropped connection loses nothing, and the end screen's table shows
+    every player."""
+    (a, b), path = table_of(phones, 2, ["Ala", "Ola"])
+    a.goto(f"{path}/telefony")
+    a.get_by_role("button", name="Pokaż kod QR").click()
+    link = a.locator("[data-invite-url]").inner_text().strip()
+    (c,) = phones(1)
+    c.goto(link)
+    expect(c).to_have_url(re.compile(re.escape(path) + "$"))
+    a.goto(path)
+    game = TableGame(STANDARD, 2)
+    everyone = (a, b, c)
+    turns = [turn for pair in zip(ALA, OLA, strict=True) for turn in pair]
+    for number, (dice, field) in enumerate(turns):
+        writer = everyone[number % 3]
+        if number == 7:  # one phone loses its Wi-Fi as the dice go in, and tries again
+            writer.context.set_offline(True)
+            for face in dice:
+                writer.locator(f'[data-pad] button[data-face="{face}"]').click()
+            banner = writer.locator(".net-banner")
+            expect(banner).to_contain_text("Brak połączenia z serwerem")
+            assert typed_dice(writer) == dice
+            writer.context.set_offline(False)
+            banner.get_by_role("button", name="Ponów").click()
+            field_button(writer, field).click()
+        elif number == 8:  # ...and as a turn is sent
+            tap_dice(writer, dice)
+            writer.context.set_offline(True)
+            field_button(writer, field).click()
+            banner = writer.locator(".net-banner")
+            expect(banner).to_contain_text("Brak połączenia z serwerem")
+            writer.context.set_offline(False)
+            banner.get_by_role("button", name="Ponów").click()
+        else:
+            tap_dice(writer, dice)
+            button = field_button(writer, field)
+            assert in_view(writer, button), f"{field} below the fold"
+            button.click()
+        game.play(parse_dice(dice), field)
+        if game.finished:
+            break
+        name = ("Ala", "Ola")[game.current_seat or 0]
+        for page in everyone:  # every phone, the writer too, shows whose turn it is now
+            expect(page.locator(".turn-name")).to_have_text(name, timeout=LIVE_MS)
+    for page in everyone:
+        winner = page.get_by_role("heading", name=re.compile("^(Wygrywa|Remis)"))
+        expect(winner).to_be_visible(timeout=LIVE_MS)
+        table = page.locator("table").first
+        for name in ("Ala", "Ola"):
+            expect(table).to_contain_text(name)
+    screenshot(c, "three-phones-end")
+
+
+def in_view(page: Page, locator: Any) -> bool:
+    box = locator.bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else 740
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height

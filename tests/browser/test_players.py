@@ -1,0 +1,195 @@
+"""The players page on a 360 px phone (CSRF on, the real server): Polish order, an emoji family
+name, deleting a player without games, merging two players, no word broken in two, and the
+new-game form saying how many may sit at the table."""
+
+from __future__ import annotations
+
+import re
+
+from history_builders import STANDARD_SHEET
+from live import SCREENSHOTS_DIR, LiveServer
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+
+from tracker.extensions import db
+from tracker.models import Account, name_key
+from tracker.services import games
+
+from . import phone
+
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467 Kowalscy"  # 👨‍👩‍👧 Kowalscy
+LONG_WORD = "Konstantynopolitańczykowianka"  # 29 letters: wider than a heading line
+LONG_NAME = "Przemysław Wielkopolański"  # two words that each fit a line at 360 px
+
+
+def sign_up(page: Page, live_server: LiveServer) -> int:
+    """A new account through the form (`phone.sign_up`); its id."""
+    name = phone.sign_up(page)
+    with live_server.app.app_context():
+        account_id = db.session.scalar(select(Account.id).where(Account.name_key == name_key(name)))
+    assert account_id is not None
+    return account_id
+
+
+def no_sideways_scroll(page: Page) -> bool:
+    page.wait_for_load_state("load")
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def small_tap_targets(page: Page) -> list[str]:
+    page.wait_for_load_state("load")
+    return page.evaluate(
+        """() => [...document.querySelectorAll('main a, main button, main input, main select')]
+            .filter(e => e.offsetParent !== null && e.type !== 'hidden')
+            .filter(e => !(e.tagName === 'A' && e.closest('p')))
+            .filter(e => e.getBoundingClientRect().height < 43.5)
+            .map(e => e.outerHTML.slice(0, 80))"""
+    )
+
+
+def words_broken_in_two(page: Page, selector: str, line: str | None = None) -> list[str]:
+    """The words inside `selector` that the browser split over two lines although they would
+    fit on one line: of their own box, or of the box `line` around them (a row of a list whose
+    cells share the line). A word longer than that may break: the last resort."""
+    page.wait_for_load_state("load")
+    return page.evaluate(
+        """([selector, line]) => {
+          const broken = [];
+          const blockOf = (element) => {
+            if (line && element.closest(line)) element = element.closest(line);
+            while (element.parentElement && getComputedStyle(element).display === 'inline') {
+              element = element.parentElement;
+            }
+            const style = getComputedStyle(element);
+            return element.clientWidth - parseFloat(style.paddingLeft)
+              - parseFloat(style.paddingRight);
+          };
+          for (const box of document.querySelectorAll(selector)) {
+            const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              if (node.parentElement.closest('.visually-hidden')) continue;
+              const width = blockOf(node.parentElement);
+              for (const match of node.data.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                const rects = [...range.getClientRects()].filter(r => r.width > 0);
+                const lines = new Set(rects.map(r => Math.round(r.top))).size;
+                const wide = rects.reduce((sum, r) => sum + r.width, 0);
+                if (lines > 1 && wide <= width + 0.5) broken.push(match[0]);
+              }
+            }
+          }
+          return broken;
+        }""",
+        [selector, line],
+    )
+
+
+def test_players_page_deletes_and_merges_on_a_phone(
+    page: Page, live_server: LiveServer, screenshot
+):
+    account = sign_up(page, live_server)
+    with live_server.app.app_context():
+        gone = games.create_game(account, "standard", ["Zoë", LONG_WORD, "Łukasz"])
+        games.delete_game(account, gone.id)  # its players stay, without games
+        games.create_game(account, "standard", [FAMILY, "Lucyna", LONG_NAME])
+        games.create_game(account, "standard", ["Lucynka", "Łukasz"])
+
+    page.reload()
+    page.get_by_role("link", name="Gracze", exact=True).click()  # on the home page
+
+    expect(page.get_by_role("heading", name="Gracze")).to_be_visible()
+    names = page.locator(".player-list input[type=text]")
+    expect(names).to_have_count(7)
+    assert [names.nth(i).input_value() for i in range(7)] == [
+        FAMILY,
+        LONG_WORD,
+        "Lucyna",
+        "Lucynka",
+        "Łukasz",
+        LONG_NAME,
+        "Zoë",
+    ]
+    # Deleting is offered only for the players without games.
+    expect(page.get_by_role("link", name=re.compile(r"^Usuń gracza"))).to_have_count(2)
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "players")
+
+    # Delete Zoë: the page asks first.
+    page.get_by_role("link", name="Usuń gracza Zoë").click()
+    expect(page.get_by_role("heading", name="Usunąć gracza?")).to_be_visible()
+    assert no_sideways_scroll(page)
+    screenshot(page, "players-delete")
+    page.get_by_role("button", name="Tak, usuń gracza").click()
+    expect(page.get_by_text("Usunięto gracza Zoë.")).to_be_visible()
+    expect(names).to_have_count(6)
+
+    # Merge Lucynka into Lucyna: the one chosen stays and gets the games.
+    page.get_by_role("link", name="Połącz gracza Lucynka z innym").click()
+    expect(page.get_by_role("heading", name="Połącz gracza")).to_be_visible()
+    assert words_broken_in_two(page, "h1, .player-name") == []
+    assert no_sideways_scroll(page)
+    screenshot(page, "players-merge")
+    page.get_by_label("Zostaje gracz").select_option(label="Lucyna")
+    page.get_by_role("button", name="Połącz graczy").click()
+    expect(
+        page.get_by_text("Połączono: Lucynka i Lucyna to teraz jeden gracz, Lucyna.")
+    ).to_be_visible()
+    expect(names).to_have_count(5)
+
+    # Lucyna and Łukasz sat at one table: the merge is refused, next to the choice.
+    page.get_by_role("link", name="Połącz gracza Łukasz z innym").click()
+    page.get_by_label("Zostaje gracz").select_option(label="Lucyna")
+    page.get_by_role("button", name="Połącz graczy").click()
+    expect(page.locator("#target-error")).to_contain_text("siedzą razem przy stole w 1 grze")
+    assert no_sideways_scroll(page)
+    screenshot(page, "players-merge-refused")
+
+
+def test_long_names_break_only_between_words(page: Page, live_server: LiveServer, screenshot):
+    account = sign_up(page, live_server)
+    with live_server.app.app_context():
+        game = games.create_game(account, "standard", [LONG_NAME, "Ola"])
+        finished = games.create_game(account, "standard", [LONG_NAME, LONG_WORD])
+        for dice, field in STANDARD_SHEET:
+            for _ in range(2):
+                games.record_turn(account, finished.id, dice, field, 0)
+
+    page.goto(f"/gry/{game.id}")
+    assert words_broken_in_two(page, "h1, h2, .turn-name") == []
+    assert no_sideways_scroll(page)
+    screenshot(page, "players-long-name-turn")
+
+    # Head-to-head: "Wielkopolański" fits a line of the card, so it is not cut to fit a third.
+    page.goto("/statystyki")
+    expect(page.locator(".pair")).to_have_count(1)
+    assert words_broken_in_two(page, ".pair-name", line=".pair-score") == []
+    assert words_broken_in_two(page, "h1, h2, h3") == []
+    assert no_sideways_scroll(page)
+    page.locator(".pair").screenshot(path=SCREENSHOTS_DIR / "players-long-name-pair.png")
+
+    page.goto("/gracze")
+    page.get_by_role("link", name=f"Połącz gracza {LONG_NAME} z innym").click()
+    assert words_broken_in_two(page, "h1, h2, .player-name, strong") == []
+    assert no_sideways_scroll(page)
+
+
+def test_the_new_game_form_says_how_many_may_sit_at_the_table(
+    page: Page, live_server: LiveServer, screenshot
+):
+    sign_up(page, live_server)
+    page.get_by_role("link", name="Nowa gra").click()
+
+    expect(page.get_by_text("Przy stole od 2 do 8 graczy.")).to_be_visible()  # poker's card
+    expect(page.locator("#seats-hint")).to_contain_text("Od 1 do 8 graczy przy stole")
+    for index in range(8):
+        if index >= page.locator("[data-seat]").count():
+            page.get_by_role("button", name="+ Dodaj gracza").click()
+        page.get_by_label(f"Gracz {index + 1}", exact=True).fill(f"Gracz {index + 1}")
+    # Eight seats: no more to add, and the hint above says why.
+    expect(page.get_by_role("button", name="+ Dodaj gracza")).to_be_hidden()
+    assert words_broken_in_two(page, "h1, legend, .variant-card strong") == []
+    assert no_sideways_scroll(page)
+    screenshot(page, "new-game-eight-players")

@@ -1,0 +1,290 @@
+"""The app on the phone, in Chromium against `flask serve`: the service worker at work (the shell
+kept, no page kept, the offline page when the network is gone), dark mode drawn by the system's
+setting and by the switch, with and without JavaScript, and the screen kept on in a game.
+
+`base_url` is http://127.0.0.1:…, a secure context like HTTPS (a plain LAN address is not):
+browsers run service workers and the wake lock there."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tracker.rules import TABLE_VARIANTS, TableGame
+
+from .phone import field_button, play_turn, sign_up, start_game, tap_dice
+
+STANDARD_NAME = "Kości (tabela polska)"
+LIGHT_BG = "rgb(245, 243, 238)"  # --bg of static/css/app.css
+DARK_BG = "rgb(18, 20, 22)"
+
+# navigator.wakeLock as a test double: every request is recorded in window.wakeLocks, and each
+# lock it hands out can be released as the browser would when the page is hidden.
+WAKE_LOCK_STUB = """
+window.wakeLocks = [];
+Object.defineProperty(navigator, "wakeLock", {
+  configurable: true,
+  value: {
+    request: async (type) => {
+      const sentinel = new EventTarget();
+      sentinel.type = type;
+      sentinel.released = false;
+      sentinel.release = async () => {
+        sentinel.released = true;
+        sentinel.dispatchEvent(new Event("release"));
+      };
+      window.wakeLocks.push(sentinel);
+      return sentinel;
+    },
+  },
+});
+"""
+
+
+# Every element with text of its own, drawn: its colour against the background it is drawn on
+# (the nearest backgrounds up the tree, blended), below 4.5:1.
+UNREADABLE_TEXT = """() => {
+  const parse = (c) => {
+    const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, below) => [0, 1, 2].map((i) => top[i] * top[3] + below[i] * (1 - top[3]));
+  const drawnOn = (element) => {
+    const layers = [];
+    for (let e = element; e; e = e.parentElement) {
+      const colour = parse(getComputedStyle(e).backgroundColor);
+      if (colour && colour[3] > 0) layers.push(colour);
+      if (colour && colour[3] === 1) break;
+    }
+    return layers.reverse().reduce((below, top) => over(top, below), [255, 255, 255]);
+  };
+  const luminance = (c) => {
+    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const low = [];
+  for (const element of document.querySelectorAll("body *")) {
+    const own = [...element.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || element.getClientRects().length === 0) continue;
+    if (element.closest("[disabled], [aria-disabled=true], .visually-hidden, option")) continue;
+    const style = getComputedStyle(element);
+    if (style.visibility === "hidden") continue;
+    const r = ratio(parse(style.color), drawnOn(element));
+    if (r < 4.5) {
+      const text = element.textContent.trim().slice(0, 30);
+      low.push(`${element.tagName}.${element.className} ${r.toFixed(2)}: ${text}`);
+    }
+  }
+  return low;
+}"""
+
+
+def unreadable_text(page: Page) -> list[str]:
+    return page.evaluate(UNREADABLE_TEXT)
+
+
+def background(page: Page) -> str:
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+def wait_until(page: Page, expression: str, timeout: float = 10) -> None:
+    """Poll `expression` in the page until it is true (`page.wait_for_function` polls with
+    `eval`, which the app's Content-Security-Policy forbids)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        page.wait_for_timeout(50)
+
+
+def worker_in_control(page: Page) -> None:
+    """Wait until the service worker is installed, active and controls the page."""
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+
+
+def cached_paths(page: Page) -> dict[str, list[str]]:
+    return page.evaluate(
+        """async () => {
+          const found = {};
+          for (const name of await caches.keys()) {
+            const cache = await caches.open(name);
+            found[name] = (await cache.keys()).map((r) => new URL(r.url).pathname).sort();
+          }
+          return found;
+        }"""
+    )
+
+
+def test_worker_keeps_the_shell_and_shows_the_offline_page_without_network(
+    page: Page, context: BrowserContext, base_url: str, screenshot
+):
+    sign_up(page)
+    worker_in_control(page)
+    scope = page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.scope)")
+    assert scope == f"{base_url}/"
+    start_game(page, STANDARD_NAME, ["Ala", "Ola"])
+    game_url = page.url
+    page.goto("/zasady")
+    page.goto(game_url)
+
+    caches = cached_paths(page)
+    assert len(caches) == 1, caches
+    [(name, paths)] = caches.items()
+    assert re.fullmatch(r"kosci-[0-9a-f]{16}", name)
+    assert {"/static/css/app.css", "/static/js/app.js", "/static/js/turn.js", "/offline"} <= set(
+        paths
+    )
+    # No page of the account, nor any other page, is kept: only the shell and the offline page.
+    assert all(p.startswith("/static/") or p == "/offline" for p in paths), paths
+    kept_offline = page.evaluate("caches.match('/offline').then((r) => r.text())")
+    assert "Brak połączenia z serwerem" in kept_offline
+    assert "/konto" not in kept_offline  # kept signed out: no account's links
+
+    context.set_offline(True)
+    page.reload()
+
+    expect(page.get_by_role("heading", name="Brak połączenia z serwerem")).to_be_visible()
+    assert page.url == game_url
+    retry = page.get_by_role("link", name="Spróbuj ponownie")
+    expect(retry).to_be_visible()
+    assert retry.evaluate("(a) => a.href") == game_url  # opens the game again, not /offline
+    assert retry.bounding_box()["height"] >= 48
+    assert background(page) == LIGHT_BG  # the cached CSS is applied
+    expect(page.locator(".site-nav")).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "pwa-offline")
+
+    context.set_offline(False)  # back on the Wi-Fi: the page tries again by itself
+
+    expect(page.locator(".turn-name")).to_have_text("Ala")
+    assert page.url == game_url
+
+
+def test_dark_mode_follows_the_system_until_the_switch_says_otherwise(page: Page):
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.emulate_media(color_scheme="light")
+    page.goto("/zasady")
+    assert background(page) == LIGHT_BG
+
+    page.emulate_media(color_scheme="dark")
+    assert background(page) == DARK_BG
+    expect(page.get_by_role("button", name="Auto")).to_have_attribute("aria-pressed", "true")
+
+    page.evaluate("window.sameDocument = true")
+    page.get_by_role("button", name="Jasny").click()
+
+    assert background(page) == LIGHT_BG
+    assert page.evaluate("window.sameDocument"), "applied by app.js at once, with no page load"
+    expect(page.get_by_role("button", name="Jasny")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('meta[name="color-scheme"]')).to_have_attribute("content", "light")
+    page.reload()  # remembered: drawn light by the server, although the phone says dark
+    assert background(page) == LIGHT_BG
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    bars = page.locator('meta[name="theme-color"]')
+    expect(bars.nth(1)).to_have_attribute("content", "#0a58a8")
+
+    page.emulate_media(color_scheme="light")
+    page.get_by_role("button", name="Ciemny").click()
+    assert background(page) == DARK_BG
+    expect(bars.nth(0)).to_have_attribute("content", "#1c1f23")
+    page.goto("/sedzia")
+    assert background(page) == DARK_BG
+    expect(page.locator('meta[name="color-scheme"]')).to_have_attribute("content", "dark")
+
+    page.get_by_role("button", name="Auto").click()
+    assert background(page) == LIGHT_BG
+    expect(page.locator("html")).not_to_have_attribute("data-theme", re.compile("."))
+    page.reload()
+    assert background(page) == LIGHT_BG
+    page.emulate_media(color_scheme="dark")
+    assert background(page) == DARK_BG
+    assert not errors
+
+
+def test_the_switch_works_without_javascript(new_context):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto("/zasady#tabela")
+
+    page.get_by_role("button", name="Ciemny").click()  # the form: POST, then back to the page
+
+    expect(page).to_have_url(re.compile(r"/zasady$"))
+    assert background(page) == DARK_BG
+    expect(page.get_by_role("button", name="Ciemny")).to_have_attribute("aria-pressed", "true")
+
+
+def test_every_text_of_a_game_is_readable_in_both_themes(page: Page, screenshot):
+    """The turn screen with its pencilled values, the sheet and the other pages: WCAG AA
+    contrast for every piece of text, on the background it is really drawn on."""
+    sign_up(page)
+    names = ["Ala", "Ola"]
+    start_game(page, STANDARD_NAME, names)
+    game = TableGame(TABLE_VARIANTS["standard"], 2)
+    play_turn(page, game, names, "66612", "sixes")
+    play_turn(page, game, names, "11456", "ones")
+    tap_dice(page, "55523")
+    expect(field_button(page, "fives")).to_contain_text("15")
+    game_url = page.url.split("?")[0]
+
+    for scheme, colour in (("light", LIGHT_BG), ("dark", DARK_BG)):
+        page.emulate_media(color_scheme=scheme)
+        assert background(page) == colour
+        assert unreadable_text(page) == []
+        screenshot(page, f"pwa-turn-{scheme}")
+
+    page.goto(f"{game_url}/tabela")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert unreadable_text(page) == []
+        screenshot(page, f"pwa-sheet-{scheme}")
+    for path in ("/", "/zasady", "/sedzia", "/konto", "/historia", "/statystyki", "/offline"):
+        page.goto(path)
+        assert background(page) == DARK_BG
+        assert unreadable_text(page) == [], path
+        screenshot(page, f"pwa-dark-{path.strip('/') or 'home'}")
+
+
+def test_a_game_keeps_the_screen_on_and_asks_again_when_shown_again(
+    page: Page, context: BrowserContext
+):
+    context.add_init_script(WAKE_LOCK_STUB)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_up(page)
+    assert page.evaluate("window.wakeLocks.length") == 0  # not on the home page
+
+    start_game(page, STANDARD_NAME, ["Ala", "Ola"])
+
+    wait_until(page, "window.wakeLocks.length === 1")
+    assert page.evaluate("window.wakeLocks[0].type") == "screen"
+    # Hidden and shown again: the browser released the lock; the page asks for a new one.
+    page.evaluate(
+        """() => {
+          window.wakeLocks[0].release();
+          document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    wait_until(page, "window.wakeLocks.length === 2")
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_timeout(100)
+    assert page.evaluate("window.wakeLocks.length") == 2  # one lock held: nothing more to ask
+    assert not errors
+
+
+def test_without_a_wake_lock_a_game_opens_as_ever(page: Page, context: BrowserContext):
+    context.add_init_script("delete Navigator.prototype.wakeLock; delete navigator.wakeLock;")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_up(page)
+
+    start_game(page, STANDARD_NAME, ["Ala", "Ola"])
+
+    assert page.evaluate("'wakeLock' in navigator") is False
+    assert not errors

@@ -1,0 +1,802 @@
+"""Joining a game by QR code or link („Dołącz telefon”), CSRF on: invitations made and revoked
+through the API and the game's panel, a guest phone that plays (or only watches) its one game
+and finds every other URL of the app a 404, revocation that works at once (even against a write
+already past the first check), expiry a few hours after the game ends, and the audit log."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from flask import Flask, url_for
+from flask.testing import FlaskClient
+from sqlalchemy import func, select, update
+from werkzeug.routing import Rule
+
+from tracker.extensions import db
+from tracker.models import Account, ApiToken, AuditEvent, Game, GameInvitation, Player, Turn
+from tracker.services import accounts, games, invitations
+
+from .test_accounts import sign_up
+
+API = "/api/v1/games"
+GONE_TEXT = "Zaproszenie wygasło albo zostało cofnięte"
+WATCH_ONLY = "Ten telefon tylko ogląda grę."
+JOIN_URL = re.compile(r"data-invite-url>(http://localhost/dolacz\?kod=[\w-]+)<")
+CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
+# A standard sheet for one player, every turn worth points: 13 turns end the game.
+ONE_PLAYER_GAME = [
+    ("11123", "ones"),
+    ("22234", "twos"),
+    ("33345", "threes"),
+    ("44456", "fours"),
+    ("55561", "fives"),
+    ("66612", "sixes"),
+    ("44412", "three_of_a_kind"),
+    ("55551", "four_of_a_kind"),
+    ("22333", "full_house"),
+    ("12346", "small_straight"),
+    ("23456", "large_straight"),
+    ("11111", "five_of_a_kind"),
+    ("65433", "chance"),
+]
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", response.get_data(as_text=True))
+
+
+def csrf_of(client: FlaskClient, url: str) -> str:
+    """The CSRF token a page at `url` carries (every page has it in a meta tag)."""
+    page = client.get(url)
+    assert page.status_code == 200, (url, page.status_code)
+    match = CSRF_META.search(page.get_data(as_text=True))
+    assert match
+    return match.group(1)
+
+
+@dataclass
+class Family:
+    """The Kowalscy: a signed-in browser, an API token, two games (one for the guest, one it
+    must never see) and a player."""
+
+    app: Flask
+    browser: FlaskClient
+    account_id: int
+    token: str
+    game_id: int
+    other_game_id: int
+
+    @property
+    def api(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def invite(self, mode: str = "play", game_id: int | None = None) -> tuple[int, str]:
+        """An invitation made through the API: its id and its link."""
+        response = self.browser.post(
+            f"{API}/{game_id or self.game_id}/invitations", json={"mode": mode}, headers=self.api
+        )
+        assert response.status_code == 201, response.get_json()
+        body = response.get_json()
+        return body["id"], body["url"]
+
+    def revoke(self, invitation_id: int) -> None:
+        url = f"{API}/{self.game_id}/invitations/{invitation_id}"
+        assert self.browser.delete(url, headers=self.api).status_code == 204
+
+    def turns(self, game_id: int | None = None) -> int:
+        with self.app.app_context():
+            return db.session.scalar(
+                select(func.count())
+                .select_from(Turn)
+                .where(Turn.game_id == (game_id or self.game_id), Turn.undone_at.is_(None))
+            )
+
+    def play_through(self, game_id: int) -> None:
+        with self.app.app_context():
+            for dice, field in ONE_PLAYER_GAME:
+                games.record_turn(self.account_id, game_id, dice, field, 0)
+
+    def finished_at(self, game_id: int) -> datetime:
+        with self.app.app_context():
+            moment = db.session.scalar(select(Game.finished_at).where(Game.id == game_id))
+        assert moment is not None
+        return moment
+
+
+@pytest.fixture
+def family(app: Flask, client: FlaskClient) -> Family:
+    assert sign_up(client).status_code == 302
+    with app.app_context():
+        account_id = db.session.scalar(select(Account.id).where(Account.name == "Kowalscy"))
+        _, token = accounts.create_token(account_id, "tests")
+        game = games.create_game(account_id, "standard", ["Ala", "Ola"])
+        other = games.create_game(account_id, "poker", ["Ala", "Ola"])
+        return Family(app, client, account_id, token, game.id, other.id)
+
+
+def join(app: Flask, url: str) -> FlaskClient:
+    """A fresh phone (no cookies) that opens the invitation's link."""
+    phone = app.test_client()
+    response = phone.get(url.removeprefix("http://localhost"))
+    assert response.status_code == 303, text(response)
+    return phone
+
+
+def write_turn(phone: FlaskClient, game_id: int, dice: str, field: str, seq: int):
+    token = csrf_of(phone, f"/gry/{game_id}")
+    return phone.post(
+        f"/gry/{game_id}/ruch",
+        data={"csrf_token": token, "dice": dice, "field": field, "column": 0, "seq": seq},
+    )
+
+
+@pytest.fixture
+def moved_clock(monkeypatch: pytest.MonkeyPatch) -> list[datetime | None]:
+    """Set `clock[0]` to a moment: invitations judge expiry by it (None: the real time)."""
+    clock: list[datetime | None] = [None]
+    real_now = invitations.now
+    monkeypatch.setattr(invitations, "now", lambda: clock[0] or real_now())
+    return clock
+
+
+# --- the API ---------------------------------------------------------------------------------
+
+
+def test_a_new_invitation_answers_201_with_an_absolute_link_and_stores_only_its_digest(
+    app: Flask, family: Family
+):
+    response = family.browser.post(
+        f"{API}/{family.game_id}/invitations", json={"mode": "watch"}, headers=family.api
+    )
+
+    assert response.status_code == 201
+    body = response.get_json()
+    assert list(body) == ["id", "url", "mode", "expires_at"]
+    assert body["mode"] == "watch"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", body["expires_at"])
+    match = re.fullmatch(r"http://localhost/dolacz\?kod=([\w-]+)", body["url"])
+    assert match, body["url"]
+    token = match.group(1)
+    assert len(token) >= 22  # 128 random bits, URL-safe
+    with app.app_context():
+        row = db.session.get(GameInvitation, body["id"])
+        assert row is not None
+        assert row.token_hash == hashlib.sha256(token.encode()).hexdigest()
+        assert row.game_id == family.game_id
+        assert row.account_id == family.account_id
+        assert row.revoked_at is None
+        # While the game goes on, its hard cap; nothing in the database holds the token.
+        assert body["expires_at"] == (row.expires_at.isoformat(timespec="seconds") + "Z")
+        assert row.expires_at - row.created_at == invitations.MAX_LIFETIME
+
+
+def test_the_live_invitations_of_a_game_are_listed_without_their_links(family: Family):
+    first, _ = family.invite("play")
+    second, _ = family.invite("watch")
+    family.revoke(first)
+
+    listed = family.browser.get(f"{API}/{family.game_id}/invitations", headers=family.api)
+
+    assert listed.status_code == 200
+    assert [(i["id"], i["mode"]) for i in listed.get_json()["invitations"]] == [(second, "watch")]
+    assert "url" not in listed.get_json()["invitations"][0]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"mode": "admin"}, {}, {"mode": None}, {"mode": 1}, {"mode": ["play"]}, {"mode": "PLAY"}],
+    ids=["unknown", "missing", "null", "number", "list", "upper-case"],
+)
+def test_a_bad_mode_is_a_400_and_makes_nothing(app: Flask, family: Family, body: dict[str, Any]):
+    response = family.browser.post(
+        f"{API}/{family.game_id}/invitations", json=body, headers=family.api
+    )
+
+    assert response.status_code == 400
+    assert response.get_json()["error"] == invitations.BAD_MODE
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(GameInvitation)) == 0
+
+
+def test_an_unknown_key_is_a_400(family: Family):
+    response = family.browser.post(
+        f"{API}/{family.game_id}/invitations",
+        json={"mode": "play", "expires": "never"},
+        headers=family.api,
+    )
+    assert response.status_code == 400
+    assert "expires" in response.get_json()["error"]
+
+
+def test_another_accounts_game_and_invitation_are_404(app: Flask, family: Family):
+    invitation_id, url = family.invite()
+    with app.app_context():
+        stranger = Account(name="Nowakowie", name_key="nowakowie", password_hash="!")
+        db.session.add(stranger)
+        db.session.commit()
+        _, stranger_token = accounts.create_token(stranger.id, "tests")
+    headers = {"Authorization": f"Bearer {stranger_token}"}
+    client = app.test_client()
+
+    made = client.post(
+        f"{API}/{family.game_id}/invitations", json={"mode": "play"}, headers=headers
+    )
+    listed = client.get(f"{API}/{family.game_id}/invitations", headers=headers)
+    revoked = client.delete(f"{API}/{family.game_id}/invitations/{invitation_id}", headers=headers)
+
+    assert (made.status_code, listed.status_code, revoked.status_code) == (404, 404, 404)
+    assert join(app, url).get(f"/gry/{family.game_id}").status_code == 200  # still live
+
+
+def test_an_invitation_of_another_game_of_the_account_is_404_to_revoke(family: Family):
+    invitation_id, _ = family.invite()
+    url = f"{API}/{family.other_game_id}/invitations/{invitation_id}"
+    assert family.browser.delete(url, headers=family.api).status_code == 404
+
+
+@pytest.mark.parametrize("app_config", [{"KOSCI_PROXY_HOPS": 1}])
+def test_the_link_is_absolute_as_the_proxy_says(family: Family):
+    response = family.browser.post(
+        f"{API}/{family.game_id}/invitations",
+        json={"mode": "play"},
+        headers={
+            **family.api,
+            "X-Forwarded-Proto": "https",
+            "X-Forwarded-Host": "kosci.example.org",
+            "X-Forwarded-For": "192.0.2.7",
+        },
+    )
+
+    assert response.status_code == 201
+    assert response.get_json()["url"].startswith("https://kosci.example.org/dolacz?kod=")
+
+
+def test_the_api_needs_a_token(family: Family):
+    client = family.app.test_client()
+    response = client.post(f"{API}/{family.game_id}/invitations", json={"mode": "play"})
+    assert response.status_code == 401
+
+
+def test_revoking_twice_is_a_404_the_second_time(family: Family):
+    invitation_id, _ = family.invite()
+    family.revoke(invitation_id)
+    url = f"{API}/{family.game_id}/invitations/{invitation_id}"
+    assert family.browser.delete(url, headers=family.api).status_code == 404
+
+
+# --- joining ---------------------------------------------------------------------------------
+
+
+def test_the_link_makes_the_phone_a_guest_of_that_game(app: Flask, family: Family):
+    invitation_id, url = family.invite()
+    phone = app.test_client()
+
+    response = phone.get(url.removeprefix("http://localhost"))
+
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/gry/{family.game_id}"
+    assert response.headers["Cache-Control"] == "no-store"
+    with phone.session_transaction() as session:
+        kept = session["invitation"]
+        assert session.permanent
+    token = url.rsplit("=", 1)[1]
+    assert kept == {"id": invitation_id, "digest": hashlib.sha256(token.encode()).hexdigest()}
+    page = phone.get(f"/gry/{family.game_id}")
+    assert page.status_code == 200
+    assert "Ten telefon dołączył do gry i może wpisywać ruchy." in text(page)
+    assert page.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    "kod", ["", "nie-ma-takiego-kodu", "x" * 500, "żółw"], ids=["empty", "unknown", "long", "utf"]
+)
+def test_an_unknown_link_is_a_404_that_says_why(client: FlaskClient, kod: str):
+    response = client.get("/dolacz", query_string={"kod": kod})
+    assert response.status_code == 404
+    assert GONE_TEXT in text(response)
+    with client.session_transaction() as session:
+        assert "invitation" not in session
+
+
+def test_the_owner_opening_its_own_link_just_goes_to_the_game(family: Family):
+    _, url = family.invite()
+
+    response = family.browser.get(url.removeprefix("http://localhost"))
+
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/gry/{family.game_id}"
+    with family.browser.session_transaction() as session:
+        assert "invitation" not in session
+    assert family.browser.get("/historia").status_code == 200  # still the whole account
+
+
+def test_a_phone_signed_in_to_another_account_is_told_to_sign_out_first(app: Flask, family: Family):
+    _, url = family.invite()
+    neighbour = app.test_client()
+    assert sign_up(neighbour, "Nowakowie").status_code == 302
+
+    response = neighbour.get(url.removeprefix("http://localhost"))
+
+    assert response.status_code == 403
+    assert "zalogowany na inne konto" in text(response)
+    assert neighbour.get(f"/gry/{family.game_id}").status_code == 404
+
+
+# --- a guest that plays ----------------------------------------------------------------------
+
+
+def test_a_guest_writes_and_takes_back_turns_of_its_game(family: Family):
+    _, url = family.invite("play")
+    phone = join(family.app, url)
+
+    written = write_turn(phone, family.game_id, "66612", "sixes", seq=1)
+
+    assert written.status_code == 303, text(written)
+    assert family.turns() == 1
+    page = phone.get(f"/gry/{family.game_id}")
+    assert "Zapisano: Ala" in text(page)
+    assert f'action="/gry/{family.game_id}/cofnij"' in page.get_data(as_text=True)
+    undone = phone.post(
+        f"/gry/{family.game_id}/cofnij",
+        data={"csrf_token": csrf_of(phone, f"/gry/{family.game_id}"), "seq": 2},
+    )
+    assert undone.status_code == 303
+    assert family.turns() == 0
+    for path in ("tabela", "stan"):
+        assert phone.get(f"/gry/{family.game_id}/{path}").status_code == 200
+
+
+def test_a_guest_sees_no_button_that_would_be_a_404(family: Family):
+    _, url = family.invite("play")
+    phone = join(family.app, url)
+
+    turn_screen = phone.get(f"/gry/{family.game_id}").get_data(as_text=True)
+    sheet = phone.get(f"/gry/{family.game_id}/tabela").get_data(as_text=True)
+    owners_screen = family.browser.get(f"/gry/{family.game_id}").get_data(as_text=True)
+
+    assert "Dołącz telefon" in owners_screen
+    assert "Dołącz telefon" not in turn_screen
+    assert 'href="/historia"' not in sheet
+    assert ">Historia<" not in turn_screen  # the guest's menu is a visitor's
+
+
+def test_a_guest_of_a_finished_game_sees_the_end_screen_without_the_rematch(family: Family):
+    with family.app.app_context():
+        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
+    _, url = family.invite("play", game_id=solo)
+    phone = join(family.app, url)
+    family.play_through(solo)
+
+    end = phone.get(f"/gry/{solo}")
+
+    assert end.status_code == 200
+    assert "Wygrywa Ala!" in text(end)
+    assert "Rewanż" not in text(end)
+    assert "Rewanż" in text(family.browser.get(f"/gry/{solo}"))
+
+
+def _sample_value(name: str, family: Family, game_id: int) -> Any:
+    with family.app.app_context():
+        player_id = db.session.scalar(select(Player.id).limit(1))
+        token_id = db.session.scalar(select(ApiToken.id).limit(1))
+    return {
+        "game_id": game_id,
+        "player_id": player_id,
+        "token_id": token_id,
+        "seq": 1,
+        "invitation_id": 1,
+        "filename": "css/app.css",
+    }.get(name, 1)  # any other id: one that may well exist
+
+
+# What anyone may open without an account: a guest gets what a visitor gets, not a 404. Kept
+# here apart from tracker/guests.py, so that a page made public by mistake fails this test.
+PUBLIC = {
+    "static",
+    "main.home",
+    "main.rules",
+    "main.healthz",
+    "main.favicon",
+    "main.manifest",
+    "main.service_worker",
+    "main.offline",
+    "main.theme",
+    "auth.sign_in",
+    "auth.sign_up",
+    "arbiter.table",
+    "arbiter.poker",
+    "api.score",
+    "api.poker_rank",
+    "join.join",
+}
+# The guest's own game: these answer it (writes are tested above).
+OWN_GAME_PAGES = {"games.play", "games.sheet", "games.state"}
+OWN_GAME_WRITES = {"games.write", "games.undo"}
+
+
+def _requests(family: Family) -> list[tuple[str, str, str, int]]:
+    """Every rule of the URL map and method, with sample arguments: (endpoint, method, url,
+    game id used). A rule about a game is tried with the guest's game and with another. Built
+    first, then sent: a request context kept open would share `g` with the requests."""
+    rules: list[Rule] = sorted(family.app.url_map.iter_rules(), key=lambda r: r.rule)
+    requests = []
+    with family.app.test_request_context():
+        for rule in rules:
+            about_a_game = "game_id" in rule.arguments
+            for game_id in [family.game_id, family.other_game_id] if about_a_game else [0]:
+                values = {name: _sample_value(name, family, game_id) for name in rule.arguments}
+                url = url_for(rule.endpoint, **values)
+                for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+                    requests.append((rule.endpoint, method, url, game_id))
+    return requests
+
+
+def _send(phone: FlaskClient, method: str, url: str, csrf: str):
+    if url.startswith("/api/"):
+        return phone.open(url, method=method, json={})
+    data = {"csrf_token": csrf} if method != "GET" else None
+    return phone.open(url, method=method, data=data)
+
+
+@pytest.mark.parametrize("mode", ["play", "watch"])
+def test_a_guest_gets_404_on_every_other_url_of_the_app(family: Family, mode: str):
+    """Table-driven over the whole URL map: only its own game's pages (and writes), and what
+    a visitor may open, answer a guest; everything else is a 404 as if it did not exist."""
+    _, url = family.invite(mode)
+    phone = join(family.app, url)
+    visitor = family.app.test_client()
+    csrf = csrf_of(phone, f"/gry/{family.game_id}")
+    visitor_csrf = csrf_of(visitor, "/zasady")
+    tried: set[str] = set()
+    wrong = []
+    for endpoint, method, target, game_id in _requests(family):
+        tried.add(endpoint)
+        own_game = game_id == family.game_id
+        if endpoint in PUBLIC:
+            as_visitor = _send(visitor, method, target, visitor_csrf)
+            as_visitor.close()  # a static file's handle
+            expected = as_visitor.status_code
+        elif own_game and endpoint in OWN_GAME_PAGES:
+            expected = 200
+        elif own_game and endpoint in OWN_GAME_WRITES:
+            continue  # writing is tested on its own (play: written; watch: 403)
+        else:
+            expected = 404
+        got = _send(phone, method, target, csrf)
+        got.close()
+        if got.status_code != expected:
+            wrong.append(f"{method} {target} ({endpoint}): {got.status_code}, not {expected}")
+    assert not wrong, "\n".join(wrong)
+    # The whole map was walked, including the account's private pages and the API.
+    assert len(tried) > 40
+    assert {
+        "history.index",
+        "stats.overview",
+        "games.new",
+        "games.players_page",
+        "games.delete",
+        "games.rematch",
+        "transfer.data",
+        "transfer.download_json",
+        "auth.account",
+        "api.list_games",
+        "api.get_game",
+        "invitations.page",
+    } <= tried
+    assert family.turns() == 0
+    assert family.turns(family.other_game_id) == 0
+    with family.app.app_context():
+        assert db.session.get(Game, family.other_game_id) is not None
+
+
+def test_a_guest_with_its_own_api_token_is_answered_by_the_token(family: Family):
+    _, url = family.invite("watch")
+    phone = join(family.app, url)
+
+    with_token = phone.get(API, headers=family.api)
+    without = phone.get(API)
+
+    assert with_token.status_code == 200
+    assert without.status_code == 404
+    assert "error" in without.get_json()
+
+
+# --- a guest that only watches ---------------------------------------------------------------
+
+
+def test_a_watching_guest_sees_the_game_without_the_turn_form(family: Family):
+    with family.app.app_context():
+        games.record_turn(family.account_id, family.game_id, "66612", "sixes", 0)
+    _, url = family.invite("watch")
+    phone = join(family.app, url)
+
+    page = phone.get(f"/gry/{family.game_id}")
+    html = page.get_data(as_text=True)
+
+    assert page.status_code == 200
+    assert "Ten telefon tylko ogląda grę" in text(page)
+    assert "Teraz: Ola" in text(page)
+    assert "Ostatnio: Ala" in text(page)
+    assert f'action="/gry/{family.game_id}/ruch"' not in html
+    assert f'action="/gry/{family.game_id}/cofnij"' not in html
+    assert 'name="dice"' not in html
+    assert 'name="kosci-live"' in html  # it follows the game
+    sheet = phone.get(f"/gry/{family.game_id}/tabela").get_data(as_text=True)
+    assert f'action="/gry/{family.game_id}/cofnij"' not in sheet
+    owners = family.browser.get(f"/gry/{family.game_id}").get_data(as_text=True)
+    assert 'name="dice"' in owners  # the test can fail
+
+
+def test_a_watching_poker_guest_sees_the_match_read_only(family: Family):
+    with family.app.app_context():
+        games.record_turn(family.account_id, family.other_game_id, "66666", None, None)
+    _, url = family.invite("watch", game_id=family.other_game_id)
+    phone = join(family.app, url)
+
+    page = phone.get(f"/gry/{family.other_game_id}")
+
+    assert page.status_code == 200
+    assert "Teraz: Ola" in text(page)
+    assert 'name="dice"' not in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["ruch", "cofnij"])
+def test_any_write_of_a_watching_guest_is_a_403(family: Family, path: str):
+    with family.app.app_context():
+        games.record_turn(family.account_id, family.game_id, "66612", "sixes", 0)
+    _, url = family.invite("watch")
+    phone = join(family.app, url)
+    csrf = csrf_of(phone, f"/gry/{family.game_id}")
+
+    response = phone.post(
+        f"/gry/{family.game_id}/{path}",
+        data={"csrf_token": csrf, "dice": "11123", "field": "ones", "column": 0, "seq": 2},
+    )
+
+    assert response.status_code == 403
+    assert WATCH_ONLY in text(response)
+    assert family.turns() == 1
+
+
+# --- revoking --------------------------------------------------------------------------------
+
+
+def test_a_revoked_invitation_is_a_404_at_once_on_every_page_of_the_game(family: Family):
+    invitation_id, url = family.invite("play")
+    phone = join(family.app, url)
+    assert phone.get(f"/gry/{family.game_id}").status_code == 200
+
+    family.revoke(invitation_id)
+
+    for path in ("", "/tabela", "/stan"):
+        response = phone.get(f"/gry/{family.game_id}{path}")
+        assert response.status_code == 404, path
+    assert GONE_TEXT in text(phone.get(f"/gry/{family.game_id}"))
+    assert phone.get("/historia").status_code == 404  # not a sign-in page either
+    again = family.app.test_client().get(url.removeprefix("http://localhost"))
+    assert again.status_code == 404
+    assert GONE_TEXT in text(again)
+
+
+def test_a_revocation_after_the_first_check_still_stops_the_write(
+    family: Family, monkeypatch: pytest.MonkeyPatch
+):
+    """The write asks again inside its own transaction, after the game's lock: a revocation
+    that lands between the request's first check and the write is not outrun."""
+    invitation_id, url = family.invite("play")
+    phone = join(family.app, url)
+    csrf = csrf_of(phone, f"/gry/{family.game_id}")
+    with family.app.app_context():
+        stale = invitations.guest(
+            invitation_id, hashlib.sha256(url.rsplit("=", 1)[1].encode()).hexdigest()
+        )
+    assert stale is not None
+    family.revoke(invitation_id)
+    # The first check of the request still sees the invitation live (it ran before the revoke).
+    monkeypatch.setattr(invitations, "guest", lambda *_args: stale)
+
+    response = phone.post(
+        f"/gry/{family.game_id}/ruch",
+        data={"csrf_token": csrf, "dice": "66612", "field": "sixes", "column": 0, "seq": 1},
+    )
+
+    assert response.status_code == 404
+    assert GONE_TEXT in text(response)
+    assert family.turns() == 0
+    with family.app.app_context():
+        version = db.session.scalar(select(Game.version).where(Game.id == family.game_id))
+    assert version == 0  # nothing of the write was kept
+
+
+def test_deleting_the_game_ends_its_invitations(family: Family):
+    _, url = family.invite("play")
+    phone = join(family.app, url)
+    with family.app.app_context():
+        games.delete_game(family.account_id, family.game_id)
+        assert db.session.scalar(select(func.count()).select_from(GameInvitation)) == 0
+
+    assert phone.get(f"/gry/{family.game_id}").status_code == 404
+
+
+# --- expiry ----------------------------------------------------------------------------------
+
+
+def test_an_invitation_ends_a_few_hours_after_its_game(family: Family, moved_clock):
+    with family.app.app_context():
+        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
+    _, url = family.invite("play", game_id=solo)
+    phone = join(family.app, url)
+    family.play_through(solo)
+    ended = family.finished_at(solo)
+
+    moved_clock[0] = ended + invitations.AFTER_END - timedelta(minutes=1)
+    assert phone.get(f"/gry/{solo}").status_code == 200
+    listed = family.browser.get(f"{API}/{solo}/invitations", headers=family.api).get_json()
+    expires = (ended + invitations.AFTER_END).isoformat(timespec="seconds") + "Z"
+    assert listed["invitations"][0]["expires_at"] == expires
+
+    moved_clock[0] = ended + invitations.AFTER_END + timedelta(minutes=1)
+    assert phone.get(f"/gry/{solo}").status_code == 404
+    late = family.browser.post(
+        f"{API}/{solo}/invitations", json={"mode": "play"}, headers=family.api
+    )
+    assert late.status_code == 409
+
+
+def test_an_unfinished_game_keeps_its_invitation_until_the_hard_cap(family: Family, moved_clock):
+    _, url = family.invite("play")
+    phone = join(family.app, url)
+    with family.app.app_context():
+        created = db.session.scalar(select(GameInvitation.created_at))
+
+    moved_clock[0] = created + invitations.MAX_LIFETIME - timedelta(minutes=1)
+    assert phone.get(f"/gry/{family.game_id}").status_code == 200
+    moved_clock[0] = created + invitations.MAX_LIFETIME + timedelta(minutes=1)
+    assert phone.get(f"/gry/{family.game_id}").status_code == 404
+
+
+def test_an_undo_after_the_end_reopens_the_game_and_its_invitation(family: Family, moved_clock):
+    with family.app.app_context():
+        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
+    _, url = family.invite("play", game_id=solo)
+    phone = join(family.app, url)
+    family.play_through(solo)
+    ended = family.finished_at(solo)
+    with family.app.app_context():
+        games.undo_last_turn(family.account_id, solo)
+
+    moved_clock[0] = ended + invitations.AFTER_END + timedelta(hours=1)
+
+    assert phone.get(f"/gry/{solo}").status_code == 200  # the game goes on, so does the link
+
+
+# --- the panel on the game's screen ----------------------------------------------------------
+
+
+def test_the_panel_makes_a_link_with_its_qr_code_that_a_fresh_phone_can_play_by(family: Family):
+    game = f"/gry/{family.game_id}"
+    assert f'href="{game}/telefony"' in family.browser.get(game).get_data(as_text=True)
+    csrf = csrf_of(family.browser, f"{game}/telefony")
+
+    made = family.browser.post(f"{game}/telefony", data={"csrf_token": csrf, "mode": "play"})
+
+    assert made.status_code == 303
+    assert made.headers["Location"] == f"{game}/telefony#kod"
+    panel = family.browser.get(f"{game}/telefony")
+    html = panel.get_data(as_text=True)
+    assert panel.status_code == 200
+    assert re.search(r'<svg viewBox="0 0 (\d+) \1" class="qr-code">', html)
+    assert 'stroke="#000"' in html  # dark modules…
+    assert 'fill="#fff"' in html  # …on white
+    link = JOIN_URL.search(html)
+    assert link, "the panel shows the link"
+    assert "Może wpisywać ruchy" in text(panel)
+    assert html.count("data-invitation=") == 1
+    phone = join(family.app, link.group(1))
+    assert write_turn(phone, family.game_id, "66612", "sixes", seq=1).status_code == 303
+    assert family.turns() == 1
+
+
+def test_the_panel_revokes_an_invitation(family: Family):
+    invitation_id, url = family.invite("watch")
+    phone = join(family.app, url)
+    game = f"/gry/{family.game_id}"
+    csrf = csrf_of(family.browser, f"{game}/telefony")
+
+    response = family.browser.post(
+        f"{game}/telefony/{invitation_id}/cofnij", data={"csrf_token": csrf}
+    )
+
+    assert response.status_code == 303
+    assert "Zaproszenie cofnięte" in text(family.browser.get(f"{game}/telefony"))
+    assert phone.get(game).status_code == 404
+
+
+def test_the_panels_forms_need_their_csrf_token(family: Family):
+    invitation_id, url = family.invite("play")
+    game = f"/gry/{family.game_id}"
+
+    made = family.browser.post(f"{game}/telefony", data={"mode": "play"})
+    revoked = family.browser.post(f"{game}/telefony/{invitation_id}/cofnij")
+
+    assert (made.status_code, revoked.status_code) == (400, 400)
+    with family.app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(GameInvitation)) == 1
+    assert join(family.app, url).get(game).status_code == 200
+
+
+def test_the_panel_says_in_polish_what_is_wrong_with_the_mode(family: Family):
+    game = f"/gry/{family.game_id}"
+    csrf = csrf_of(family.browser, f"{game}/telefony")
+
+    response = family.browser.post(f"{game}/telefony", data={"csrf_token": csrf, "mode": "boss"})
+
+    assert response.status_code == 400
+    assert "Wybierz, czy telefon z tym linkiem może wpisywać ruchy" in text(response)
+
+
+def test_the_panel_of_another_accounts_game_is_a_404(app: Flask, family: Family):
+    neighbour = app.test_client()
+    assert sign_up(neighbour, "Nowakowie").status_code == 302
+    game = f"/gry/{family.game_id}"
+
+    assert neighbour.get(f"{game}/telefony").status_code == 404
+    csrf = csrf_of(neighbour, "/zasady")
+    made = neighbour.post(f"{game}/telefony", data={"csrf_token": csrf, "mode": "play"})
+    assert made.status_code == 404
+
+
+def test_a_signed_out_visitor_is_sent_to_sign_in_from_the_panel(app: Flask, family: Family):
+    response = app.test_client().get(f"/gry/{family.game_id}/telefony")
+    assert response.status_code == 302
+    assert response.headers["Location"].startswith("/logowanie")
+
+
+# --- the audit log ---------------------------------------------------------------------------
+
+
+def test_the_audit_log_records_invitations_made_used_and_revoked_without_the_token(
+    family: Family,
+):
+    invitation_id, url = family.invite("watch")
+    join(family.app, url)
+    family.revoke(invitation_id)
+
+    with family.app.app_context():
+        events = [
+            (e.event, e.account_id, e.detail)
+            for e in db.session.scalars(
+                select(AuditEvent)
+                .where(AuditEvent.event.like("invitation_%"))
+                .order_by(AuditEvent.id)
+            )
+        ]
+    detail = f"gra {family.game_id}, zaproszenie {invitation_id}"
+    assert events == [
+        ("invitation_created", family.account_id, f"{detail} (watch)"),
+        ("invitation_used", family.account_id, f"{detail} (watch)"),
+        ("invitation_revoked", family.account_id, detail),
+    ]
+    token = url.rsplit("=", 1)[1]
+    assert all(token not in d for _, _, d in events)
+
+
+def test_the_live_count_per_game_is_capped(family: Family, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(invitations, "MAX_LIVE_PER_GAME", 2)
+    family.invite()
+    family.invite("watch")
+
+    third = family.browser.post(
+        f"{API}/{family.game_id}/invitations", json={"mode": "play"}, headers=family.api
+    )
+
+    assert third.status_code == 409
+    with family.app.app_context():
+        db.session.execute(update(GameInvitation).values(revoked_at=datetime(2026, 1, 1)))
+        db.session.commit()
+    family.invite()  # revoked ones do not count

@@ -1,0 +1,410 @@
+"""The players page and service: Polish order, names with emoji (or an error naming the
+character), deleting a player without games, merging two players into one (the history follows),
+every game showing a player raising its version; the player limits on the new-game form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+from stats_builders import SHEETS, play_table_game
+
+from tracker.extensions import db
+from tracker.models import AuditEvent, Game, GameSeat, Player
+from tracker.rules import VARIANTS
+from tracker.services import NotFound, audit, games, history, players, stats
+from tracker.services.filters import GameFilter
+from tracker.services.players import PlayerHasGames, PlayersShareAGame
+
+from .test_game_pages import Table, page_csrf, sign_up, text_of
+
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # 👨‍👩‍👧: five code points, one character
+
+
+@pytest.fixture
+def table(app: Flask, client) -> Table:
+    assert sign_up(client, "Kowalscy").status_code == 302
+    return Table(app, client, "Kowalscy")
+
+
+def player_id(table: Table, name: str) -> int:
+    with table.app.app_context():
+        return next(p.id for p in players.list_players(table.account_id) if p.name == name)
+
+
+def names_of(table: Table) -> list[str]:
+    with table.app.app_context():
+        return [p.name for p in players.list_players(table.account_id)]
+
+
+def versions(app: Flask, *game_ids: int) -> list[int]:
+    with app.app_context():
+        return [db.session.get(Game, game_id).version for game_id in game_ids]
+
+
+def audit_details(app: Flask, event: str) -> list[str]:
+    with app.app_context():
+        return list(db.session.scalars(select(AuditEvent.detail).where(AuditEvent.event == event)))
+
+
+def delete_game(table: Table, game_id: int) -> None:
+    assert table.post(f"/gry/{game_id}/usun").status_code == 303
+
+
+# --- Polish alphabetical order -------------------------------------------------------------
+
+NAMES = ["Zoë", "Łukasz", "Lucyna", "Marek", "Adam", "Żaneta"]
+POLISH_ORDER = ["Adam", "Lucyna", "Łukasz", "Marek", "Zoë", "Żaneta"]
+
+
+def positions(html: str, names: list[str], pattern: str) -> list[int]:
+    return [html.index(pattern.format(name)) for name in names]
+
+
+def test_every_list_of_names_is_in_polish_order(table: Table):
+    table.new_game(NAMES[:3])
+    table.new_game(NAMES[3:])
+
+    assert names_of(table) == POLISH_ORDER
+    pages = {
+        "/gracze": 'value="{}"',
+        "/gry/nowa": '<option value="{}">',
+        "/historia": ">{}</option>",
+        "/statystyki": ">{}<",
+    }
+    for url, pattern in pages.items():
+        html = table.client.get(url).get_data(as_text=True)
+        found = positions(html, POLISH_ORDER, pattern)
+        assert found == sorted(found), url
+        assert len(set(found)) == len(found), url
+
+
+def test_head_to_head_pairs_are_named_in_polish_order(app: Flask, table: Table):
+    with app.app_context():
+        account = table.account_id
+        play_table_game(
+            account, "standard", {"Zoë": SHEETS["best"], "Łukasz": SHEETS["best"]}, None
+        )
+        game_id = play_table_game(
+            account,
+            "standard",
+            {"Zoë": SHEETS["best"], "Łukasz": SHEETS["no_bonus"]},
+            "2025-03-01T18:00",
+        )
+        assert game_id
+        (pair,) = stats.head_to_head(account, GameFilter())
+
+    assert (pair.a_name, pair.b_name) == ("Łukasz", "Zoë")
+
+
+# --- names: any emoji, or an error that names the character -----------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(f"{FAMILY} Kowalscy", id="family"),
+        pytest.param("\U0001f44d\U0001f3fd Ola", id="skin-tone"),
+        pytest.param("\U0001f1f5\U0001f1f1 Jan", id="flag"),
+        pytest.param("1\ufe0f\u20e3 Ala", id="keycap"),
+        pytest.param("\u2764\ufe0f Babcia", id="selector"),
+        pytest.param("\U0001fae8", id="newer-emoji-alone"),
+        pytest.param("Ż" * 29 + FAMILY, id="30-characters-with-an-emoji"),
+    ],
+)
+def test_names_with_emoji_are_accepted(table: Table, name: str):
+    game_id = table.new_game([name, "Ala"])
+
+    assert table.view(game_id).names == [name, "Ala"]
+    assert f'value="{name}"' in table.client.get("/gracze").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        pytest.param("Ala\x07", "Znak U+0007 (BELL) nie może być w imieniu.", id="bell"),
+        pytest.param(
+            "A\u200bla", "Znak U+200B (ZERO WIDTH SPACE) nie może być w imieniu.", id="zwsp"
+        ),
+        pytest.param(
+            "\u202eAla",
+            "Znak U+202E (RIGHT-TO-LEFT OVERRIDE) nie może być w imieniu.",
+            id="bidi-override",
+        ),
+        pytest.param(
+            "Ala\ue000", "Znak U+E000 (znak do użytku prywatnego) nie może być w imieniu.", id="pua"
+        ),
+        pytest.param(
+            "A\u200dla", "Znak U+200D (ZERO WIDTH JOINER) nie może być w imieniu.", id="zwj-in-text"
+        ),
+        pytest.param("Ż" * 31, "Imię gracza może mieć najwyżej 30 znaków.", id="31-letters"),
+        pytest.param(
+            "Ż" * 30 + FAMILY, "Imię gracza może mieć najwyżej 30 znaków.", id="30-and-an-emoji"
+        ),
+        pytest.param(
+            FAMILY * 25,
+            "Imię gracza jest za długie: skróć je albo użyj mniej emoji.",
+            id="25-families-125-code-points",
+        ),
+        pytest.param("---", "Imię gracza musi zawierać literę, cyfrę albo emoji.", id="dashes"),
+    ],
+)
+def test_a_refused_name_says_why_next_to_the_field(table: Table, name: str, message: str):
+    response = table.post("/gry/nowa", {"variant": "standard", "players-0": name})
+
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert f'<p class="error" id="players-0-error">{message}</p>' in html
+
+    table.new_game(["Ala"])
+    ala = player_id(table, "Ala")
+    response = table.post(f"/gracze/{ala}", {f"p{ala}-name": name})
+
+    assert response.status_code == 400
+    assert f'<p class="error" id="p{ala}-name-error">{message}</p>' in response.get_data(
+        as_text=True
+    )
+    assert names_of(table) == ["Ala"]
+
+
+def test_emoji_names_are_one_player_whatever_the_case_or_the_composition(table: Table):
+    game_id = table.new_game([f"{FAMILY} Kowalscy", "Zoë"])
+
+    response = table.post(
+        "/gry/nowa", {"variant": "standard", "players-0": f"{FAMILY} KOWALSCY", "players-1": "x"}
+    )
+    assert response.status_code == 303
+    again = table.new_game(["ZOE\u0308"])  # decomposed: E and a combining diaeresis
+
+    assert names_of(table) == [f"{FAMILY} Kowalscy", "x", "Zoë"]
+    assert table.view(again).names == ["Zoë"]
+    kowalscy = player_id(table, f"{FAMILY} Kowalscy")
+    response = table.post(f"/gracze/{kowalscy}", {f"p{kowalscy}-name": "zoe\u0308"})
+    assert response.status_code == 400
+    assert "Inny gracz ma już takie imię." in response.get_data(as_text=True)
+    assert table.view(game_id).names == [f"{FAMILY} Kowalscy", "Zoë"]
+
+
+# --- renaming raises the version of the player's games -----------------------------------
+
+
+def test_renaming_raises_the_version_of_every_game_of_the_player(app: Flask, table: Table):
+    with_ala = [table.new_game(["Ala", "Ola"]), table.new_game(["Jan", "Ala"])]
+    without = table.new_game(["Ola", "Jan"])
+    before = versions(app, *with_ala, without)
+    ala = player_id(table, "Ala")
+
+    assert table.post(f"/gracze/{ala}", {f"p{ala}-name": "Alicja"}).status_code == 303
+
+    assert versions(app, *with_ala, without) == [before[0] + 1, before[1] + 1, before[2]]
+    assert table.view(with_ala[1]).names == ["Jan", "Alicja"]
+    # The same name again changes nothing a game shows: no version raised.
+    assert table.post(f"/gracze/{ala}", {f"p{ala}-name": "Alicja"}).status_code == 303
+    assert versions(app, *with_ala) == [before[0] + 1, before[1] + 1]
+
+
+# --- deleting a player without games -----------------------------------------------------
+
+
+def test_a_player_whose_games_were_deleted_can_be_deleted(app: Flask, table: Table):
+    game_id = table.new_game(["Ala", "Ola"])
+    table.new_game(["Ola"])
+    delete_game(table, game_id)
+    ala = player_id(table, "Ala")
+    page = table.client.get("/gracze").get_data(as_text=True)
+    assert f'href="/gracze/{ala}/usun"' in page
+    assert f'href="/gracze/{player_id(table, "Ola")}/usun"' not in page  # she has a game
+
+    ask = table.client.get(f"/gracze/{ala}/usun")
+    assert ask.status_code == 200
+    assert "Tak, usuń gracza" in ask.get_data(as_text=True)
+    response = table.post(f"/gracze/{ala}/usun")
+
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/gracze"
+    assert "Usunięto gracza Ala." in table.client.get("/gracze").get_data(as_text=True)
+    assert names_of(table) == ["Ola"]
+    assert audit_details(app, audit.PLAYER_DELETED) == [f"gracz {ala} (Ala)"]
+
+
+def test_a_player_with_games_is_not_deleted(app: Flask, table: Table):
+    table.new_game(["Ala", "Ola"])
+    ala = player_id(table, "Ala")
+
+    page = table.client.get(f"/gracze/{ala}/usun").get_data(as_text=True)
+    assert "Tak, usuń gracza" not in page
+    assert f'href="/gracze/{ala}/polacz"' in page
+    response = table.post(f"/gracze/{ala}/usun")
+
+    assert response.status_code == 400
+    assert "Nie można usunąć gracza Ala: jest zapisany w 1 grze." in text_of(
+        response.get_data(as_text=True)
+    )
+    assert names_of(table) == ["Ala", "Ola"]
+    with app.app_context(), pytest.raises(PlayerHasGames) as refused:
+        players.delete_player(table.account_id, ala)
+    assert refused.value.code == "player_has_games"
+    assert refused.value.status == 409
+    assert audit_details(app, audit.PLAYER_DELETED) == []
+
+
+# --- merging two players -----------------------------------------------------------------
+
+
+def test_merging_moves_the_history_and_raises_the_versions(app: Flask, table: Table):
+    with app.app_context():
+        account = table.account_id
+        solo = play_table_game(account, "standard", {"Ala": SHEETS["best"]}, "2025-03-01T18:00")
+        as_alicja = play_table_game(
+            account,
+            "standard",
+            {"Alicja": SHEETS["no_bonus"], "Ola": SHEETS["best"]},
+            "2025-03-02T18:00",
+        )
+        open_game = games.create_game(account, "standard", ["Ola", "Alicja"]).id
+    before = versions(app, solo, as_alicja, open_game)
+    ala, alicja = player_id(table, "Ala"), player_id(table, "Alicja")
+
+    form = table.client.get(f"/gracze/{alicja}/polacz").get_data(as_text=True)
+    assert f'<option value="{ala}">Ala</option>' in form
+    assert f'<option value="{alicja}">' not in form  # not into oneself
+    response = table.post(f"/gracze/{alicja}/polacz", {"target": str(ala)})
+
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/gracze#p{ala}"
+    assert "Połączono: Alicja i Ala to teraz jeden gracz, Ala. Przeniesione gry: 2." in (
+        table.client.get("/gracze").get_data(as_text=True)
+    )
+    assert names_of(table) == ["Ala", "Ola"]
+    # Every game that showed Alicja shows Ala, with a new version; Ala's own game is untouched.
+    assert versions(app, solo, as_alicja, open_game) == [before[0], before[1] + 1, before[2] + 1]
+    assert table.view(as_alicja).names == ["Ala", "Ola"]
+    assert table.view(open_game).names == ["Ola", "Ala"]
+    with app.app_context():
+        (ala_stats,) = stats.player_stats(account, GameFilter(), ala)
+        assert (ala_stats.overall.games, ala_stats.overall.wins) == (2, 1)
+        assert (ala_stats.overall.best, ala_stats.overall.worst) == (308, 267)
+        found = history.search(account, GameFilter(player_ids=frozenset({ala})))
+        assert sorted(e.game.id for e in found.entries) == sorted([solo, as_alicja, open_game])
+        assert db.session.get(Player, alicja) is None
+    assert table.client.get(f"/gracze/{alicja}/statystyki").status_code == 404
+    assert "Ala" in text_of(table.client.get(f"/gracze/{ala}/statystyki").get_data(as_text=True))
+    assert audit_details(app, audit.PLAYERS_MERGED) == [
+        f"gracz {alicja} (Alicja) → {ala} (Ala), gier: 2"
+    ]
+
+
+def test_two_players_of_one_game_are_not_merged(app: Flask, table: Table):
+    game_id = table.new_game(["Ala", "Ola"])
+    table.new_game(["Ola"])
+    before = versions(app, game_id)
+    ala, ola = player_id(table, "Ala"), player_id(table, "Ola")
+
+    response = table.post(f"/gracze/{ola}/polacz", {"target": str(ala)})
+
+    assert response.status_code == 400
+    assert (
+        '<p class="error" id="target-error">Nie można połączyć graczy Ola i Ala: siedzą razem '
+        "przy stole w 1 grze, a w jednej grze każdy ma jedno miejsce. To dwie różne osoby.</p>"
+    ) in response.get_data(as_text=True)
+    assert names_of(table) == ["Ala", "Ola"]
+    assert versions(app, game_id) == before
+    assert table.view(game_id).names == ["Ala", "Ola"]
+    with app.app_context():
+        with pytest.raises(PlayersShareAGame) as refused:
+            players.merge_players(table.account_id, ola, ala)
+        assert refused.value.code == "players_share_a_game"
+        assert (
+            db.session.scalar(
+                select(GameSeat.player_id).where(GameSeat.game_id == game_id, GameSeat.seat == 1)
+            )
+            == ola
+        )
+
+
+def test_merging_needs_a_player_from_the_list(table: Table):
+    table.new_game(["Ala"])
+    table.new_game(["Ola"])
+    ala = player_id(table, "Ala")
+
+    for target in ("", str(ala), "999", "x"):
+        response = table.post(f"/gracze/{ala}/polacz", {"target": target})
+        assert response.status_code == 400
+        assert "Wybierz z listy gracza, z którym łączysz." in response.get_data(as_text=True)
+    assert names_of(table) == ["Ala", "Ola"]
+
+
+# --- another account, CSRF ---------------------------------------------------------------
+
+
+def test_another_accounts_player_is_a_404(app: Flask, table: Table):
+    table.new_game(["Ala"])
+    ala = player_id(table, "Ala")
+    table.client.get("/wyloguj")
+    other = app.test_client()
+    assert sign_up(other, "Nowakowie").status_code == 302
+    token = page_csrf(other)
+    other.post("/gry/nowa", data={"csrf_token": token, "variant": "standard", "players-0": "Ola"})
+    with app.app_context():
+        other_account = db.session.scalar(select(Player.account_id).where(Player.name == "Ola"))
+        ola = db.session.scalar(select(Player.id).where(Player.name == "Ola"))
+
+    for url in (f"/gracze/{ala}/usun", f"/gracze/{ala}/polacz"):
+        assert other.get(url).status_code == 404, url
+        assert other.post(url, data={"csrf_token": token, "target": str(ola)}).status_code == 404
+    # Merging one's own player into another account's: that player is not in the list.
+    response = other.post(f"/gracze/{ola}/polacz", data={"csrf_token": token, "target": str(ala)})
+    assert response.status_code == 400
+    with app.app_context():
+        with pytest.raises(NotFound):
+            players.merge_players(other_account, ola, ala)
+        with pytest.raises(NotFound):
+            players.delete_player(other_account, ala)
+    assert names_of(table) == ["Ala"]
+
+
+@pytest.mark.parametrize("action", ["usun", "polacz"])
+def test_delete_and_merge_without_the_csrf_token_are_refused(table: Table, action: str):
+    game_id = table.new_game(["Ala", "Ola"])
+    delete_game(table, game_id)
+    table.new_game(["Ola"])
+    ala = player_id(table, "Ala")
+
+    response = table.client.post(
+        f"/gracze/{ala}/{action}", data={"target": str(player_id(table, "Ola"))}
+    )
+
+    assert response.status_code == 400
+    assert names_of(table) == ["Ala", "Ola"]
+
+
+# --- the player limits on the new-game form ----------------------------------------------
+
+
+def test_the_new_game_form_says_each_variants_player_limits(table: Table):
+    html = text_of(table.client.get("/gry/nowa").get_data(as_text=True))
+
+    for variant in VARIANTS.values():
+        assert f"Przy stole od {variant.min_players} do {variant.max_players} graczy." in html
+    most = max(v.max_players for v in VARIANTS.values())
+    assert re.search(rf"Od 1 do {most} graczy przy stole; Poker kościany bez tabeli: od 2 do", html)
+    assert "Więcej osób? Zagrajcie w dwie osobne gry." in html
+
+
+@pytest.mark.parametrize("variant", ["triple", "poker"])
+def test_too_many_players_names_the_variants_limit(table: Table, variant: str):
+    chosen = VARIANTS[variant]
+    count = chosen.max_players + 1
+    data = {"variant": variant, **{f"players-{i}": f"Gracz {i}" for i in range(count)}}
+
+    response = table.post("/gry/nowa", data)
+
+    assert response.status_code == 400
+    message = (
+        f"Za dużo graczy: {count}. {chosen.name}: od {chosen.min_players} do "
+        f"{chosen.max_players} graczy przy jednym stole. Przy większej grupie zagrajcie w dwie "
+        "osobne gry."
+    )
+    assert f'<p class="error" id="players-error">{message}</p>' in response.get_data(as_text=True)

@@ -1,0 +1,61 @@
+"""Correcting an earlier turn: `PUT /api/v1/games/<id>/turns/<seq>` (bearer token required).
+
+The body is the turn as it should have been, `{"dice": [...], "field": ..., "column": ...,
+"expected_seq": ...}` (a poker hand: dice only); the answer is the whole game, as `GET
+/games/<id>` gives it. A correction the rules refuse answers 409 with the reason's code beside
+the message, `{"error": "...", "code": "field_taken_later"}` (`api_errors` sends a service
+error's code), so a client decides on the code. A PUT of the turn as it already is changes
+nothing and answers the game (200), so a retried request is harmless.
+"""
+
+from __future__ import annotations
+
+from ..services import InvalidInput, corrections, games
+from ..services.games import MAX_TURNS_PER_GAME
+from . import JsonObject, api_errors, bp, read_json_object
+from .auth import current_account, token_required
+from .games import GAME, game_json
+
+BODY = frozenset({"dice", "field", "column", "expected_seq"})
+
+
+@bp.put(f"/games/{GAME}/turns/<int:seq>")
+@token_required
+@api_errors
+def correct_turn(game_id: int, seq: int) -> JsonObject:
+    body = read_json_object(BODY)
+    if "dice" not in body:
+        raise InvalidInput("Brak pola dice.")
+    dice = body["dice"]
+    if not isinstance(dice, list):
+        raise InvalidInput("Kości podaj jako listę pięciu liczb od 1 do 6.")
+    account_id = current_account().id
+    try:
+        corrected = corrections.correct_turn(
+            account_id,
+            game_id,
+            seq,
+            dice,
+            body.get("field"),
+            body.get("column"),
+            expected_seq=_expected_seq(body.get("expected_seq")),
+        )
+    except corrections.NothingToCorrect:
+        return game_json(games.load(account_id, game_id))
+    return game_json(corrected.view)
+
+
+def _expected_seq(value: object) -> int | None:
+    """`expected_seq`: the game's `next_seq` as the client saw it; another number is a 409."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not 1 <= value <= MAX_TURNS_PER_GAME + 1
+    ):
+        raise InvalidInput(
+            f"Pole expected_seq musi być liczbą od 1 do {MAX_TURNS_PER_GAME + 1}: "
+            "next_seq gry, na której opiera się żądanie."
+        )
+    return value

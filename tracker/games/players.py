@@ -1,0 +1,124 @@
+"""The players page: rename a player, delete one without games, merge two into one.
+
+On the games blueprint (`bp`), imported by the package so that its routes exist. Another
+account's player is a 404, as the players service raises it.
+"""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
+
+from ..forms import EmptyForm, add_error
+from ..models import Player
+from ..services import NotFound, ServiceError, players
+from ..web import account_id
+from .forms import MergeForm, RenameForm
+from .views import bp
+
+CHOOSE = ""  # the merge form's "choose a player" option
+
+
+def _player(player_id: int) -> Player:
+    try:
+        return players.get_player(account_id(), player_id)
+    except NotFound as exc:
+        abort(404, exc.message)
+
+
+def _to_players(anchor: int | None = None) -> Response:
+    return redirect(
+        url_for("games.players_page", _anchor=f"p{anchor}" if anchor else None), code=303
+    )
+
+
+@bp.get("/gracze")
+def players_page() -> ResponseReturnValue:
+    return _render_players()
+
+
+@bp.post("/gracze/<int:player_id>")
+def rename_player(player_id: int) -> ResponseReturnValue:
+    player = _player(player_id)
+    form = RenameForm(prefix=f"p{player.id}")
+    old_name = player.name
+    if form.validate_on_submit():
+        try:
+            players.rename_player(account_id(), player.id, form.name.data or "")
+        except NotFound as exc:
+            abort(404, exc.message)
+        except ServiceError as exc:
+            add_error(form.name, exc.message)
+        else:
+            if player.name != old_name:
+                flash(f"Zmieniono imię: {old_name} → {player.name}. Wyniki zostają.", "success")
+            return _to_players(player.id)
+    return _render_players(player_id, form), 400
+
+
+def _render_players(failed_id: int | None = None, failed: RenameForm | None = None) -> str:
+    rows = []
+    for row in players.list_players_with_games(account_id()):
+        player = row.player
+        if player.id == failed_id and failed is not None:
+            form = failed
+        else:
+            form = RenameForm(prefix=f"p{player.id}", formdata=None, data={"name": player.name})
+        rows.append((row, form))
+    return render_template("games/players.html", rows=rows)
+
+
+@bp.route("/gracze/<int:player_id>/usun", methods=["GET", "POST"])
+def delete_player(player_id: int) -> ResponseReturnValue:
+    """Asks first (GET), deletes on the form's POST; a player with games is refused."""
+    player = _player(player_id)
+    form = EmptyForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            name = players.delete_player(account_id(), player.id)
+        except NotFound as exc:
+            abort(404, exc.message)
+        except ServiceError as exc:
+            error = exc.message
+        else:
+            flash(f"Usunięto gracza {name}.", "info")
+            return _to_players()
+    games = players.games_of(player.id)
+    return render_template(
+        "games/player_delete.html", player=player, games=games, form=form, error=error
+    ), 400 if form.is_submitted() else 200
+
+
+@bp.route("/gracze/<int:player_id>/polacz", methods=["GET", "POST"])
+def merge_player(player_id: int) -> ResponseReturnValue:
+    """Merge this player into another one chosen from the list (GET: the choice and what
+    merging does; POST: merge)."""
+    player = _player(player_id)
+    others = [p for p in players.list_players(account_id()) if p.id != player.id]
+    form = MergeForm()
+    form.target.choices = [(CHOOSE, "– wybierz gracza –"), *((str(p.id), p.name) for p in others)]
+    if form.validate_on_submit():
+        target_id = next((p.id for p in others if str(p.id) == form.target.data), None)
+        if target_id is None:
+            add_error(form.target, "Wybierz z listy gracza, z którym łączysz.")
+        else:
+            name = player.name  # the player is gone after the merge
+            try:
+                target, moved = players.merge_players(account_id(), player.id, target_id)
+            except NotFound as exc:
+                abort(404, exc.message)
+            except ServiceError as exc:
+                add_error(form.target, exc.message)
+            else:
+                flash(
+                    f"Połączono: {name} i {target.name} to teraz jeden gracz, {target.name}. "
+                    f"Przeniesione gry: {moved}.",
+                    "success",
+                )
+                return _to_players(target.id)
+    games = players.games_of(player.id)
+    return render_template(
+        "games/player_merge.html", player=player, games=games, others=others, form=form
+    ), 400 if form.is_submitted() else 200

@@ -1,0 +1,154 @@
+"""Guest phones: a browser that joined one game by its invitation („Dołącz telefon”), without
+the family's password. Part of the shared web room (`tracker.web` registers it).
+
+The browser session holds the invitation (`SESSION_KEY`: its id and its token's digest), and
+every request asks the database whether it is still live (`invitations.guest`), so a revoked
+invitation is refused at once by every worker process. A guest that is not signed in may:
+
+- open its game's screens (`GAME_PAGES`: the turn screen, the full sheet, what live.js polls);
+- write and take back turns in it (`GAME_WRITES`) with a `play` invitation; a `watch` one gets
+  403 for any write and a read-only turn screen (`tracker.games.watch`);
+- open what anyone may open without an account (`PUBLIC`: sign-in, the rules, the arbiter…).
+
+Everything else answers 404, as if it did not exist: history, statistics, other games, new
+games, players, export, the account page, the API without a token of its own. An invitation
+that ended answers 404 with the reason. A signed-in account is never a guest: it keeps what it
+has, and the invitation in its session is ignored.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, abort, g, request, session, url_for
+from flask_login import current_user
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+
+from .extensions import db
+from .services import invitations
+from .services.invitations import Guest
+
+SESSION_KEY = "invitation"
+WATCH_ONLY = "Ten telefon tylko ogląda grę."
+
+# A guest's game: its screens, and (a `play` invitation) its writes.
+GAME_PAGES = frozenset({"games.play", "games.sheet", "games.state"})
+GAME_WRITES = frozenset({"games.write", "games.undo"})
+# What anyone may open, signed in or not: a guest is at least a visitor. Any endpoint not
+# named here or above is a 404 for a guest (a new page is private until listed).
+PUBLIC = frozenset(
+    {
+        "static",
+        "main.home",
+        "main.rules",
+        "main.healthz",
+        "main.favicon",
+        "main.manifest",
+        "main.service_worker",
+        "main.offline",
+        "main.theme",
+        "auth.sign_in",
+        "auth.sign_up",
+        "arbiter.table",
+        "arbiter.poker",
+        "api.score",
+        "api.poker_rank",
+        "join.join",
+    }
+)
+
+
+def remember(visitor: Guest, token_digest: str) -> None:
+    """This browser is now a guest of `visitor`'s game (it replaces any other invitation)."""
+    session[SESSION_KEY] = {"id": visitor.invitation_id, "digest": token_digest}
+    # A phone that closes its browser mid-game still follows it when it comes back.
+    session.permanent = True
+
+
+def current() -> Guest | None:
+    """The guest this request was let in as (not for a signed-in account)."""
+    visitor: Guest | None = g.get("guest")
+    return visitor
+
+
+def watching() -> bool:
+    """Whether this request is a guest's that may only watch (no turn form, no undo)."""
+    visitor = current()
+    return visitor is not None and visitor.watching
+
+
+def account_id() -> int:
+    """The account whose game the guest follows (`tracker.web.account_id` for guests)."""
+    visitor = current()
+    if visitor is None:
+        abort(404)
+    return visitor.account_id
+
+
+def join_url(token: str) -> str:
+    """The invitation's link, absolute: the address the request came by (as the proxy settings
+    allow, `KOSCI_PROXY_HOPS`). The token travels in the query, which no access log keeps."""
+    return url_for("join.join", kod=token, _external=True)
+
+
+def _admit() -> None:
+    """Before every request: let a guest in to its game, or answer 404 (403 for a watching
+    phone's write). Costs nothing for a browser without an invitation in its session."""
+    g.pop("guest", None)  # only this request's guard lets a guest in (an app context reused)
+    if request.endpoint in PUBLIC or request.endpoint is None:  # None: no such URL, a 404
+        return
+    if request.blueprint == "api" and "Authorization" in request.headers:
+        return  # a bearer token speaks for itself (and the session stays unread)
+    if SESSION_KEY not in session or current_user.is_authenticated:
+        return
+    stored = session[SESSION_KEY]
+    visitor = None
+    if isinstance(stored, dict):
+        visitor = invitations.guest(stored.get("id"), stored.get("digest"))
+    if visitor is None:
+        abort(404, invitations.GONE)
+    view_args = request.view_args or {}
+    if view_args.get("game_id") != visitor.game_id:
+        abort(404)
+    if request.endpoint in GAME_PAGES:
+        g.guest = visitor
+        return
+    if request.endpoint in GAME_WRITES:
+        if visitor.watching:
+            abort(403, WATCH_ONLY)
+        g.guest = visitor
+        _confirm_before_commit(visitor)
+        return
+    abort(404)
+
+
+def _confirm_before_commit(visitor: Guest) -> None:
+    """Ask again inside the write's own transaction, after the game's lock (the write's first
+    statement): a revocation that came after the check above still stops the write, and one
+    that comes during it waits for it (`invitations.confirm_for_write`). The write's commit
+    then fails with InvitationGone, a NotFound the view answers 404."""
+    current_session = db.session()
+
+    def confirm(_session: Session) -> None:
+        invitations.confirm_for_write(visitor)
+
+    event.listen(current_session, "before_commit", confirm)
+    g.guest_confirm = (current_session, confirm)
+
+
+def _forget_confirm(_exc: BaseException | None) -> None:
+    pending = g.pop("guest_confirm", None)
+    if pending is not None:
+        event.remove(pending[0], "before_commit", pending[1])
+
+
+def is_guest() -> bool:
+    return current() is not None
+
+
+def register_guests(app: Flask) -> None:
+    """The guard before every request, and `is_guest()` / `guest_watching()` for templates
+    (a guest sees no button that would answer 404 or 403)."""
+    app.before_request(_admit)
+    app.teardown_request(_forget_confirm)
+    app.add_template_global(is_guest, "is_guest")
+    app.add_template_global(watching, "guest_watching")

@@ -1,0 +1,317 @@
+"""Game invitations („Dołącz telefon”): a link, shown as a QR code, that lets a phone follow one
+game without the family's password, to write its turns (`play`) or only to watch it (`watch`).
+
+The account that owns the game makes and revokes them; the link's token is returned once and
+only its SHA-256 is stored, like an API token's. An invitation is live while it is not revoked,
+its game has not been over for `AFTER_END` (the end screen stays readable a while), and its hard
+cap `expires_at` (`MAX_LIFETIME` after it was made, for a game never finished) has not passed.
+A game taken back from its end by an undo is unfinished again, and so are its invitations.
+
+Every request of a guest phone asks the database again (`guest`): a revoked invitation stops
+working at once, in every worker process; a guest's write asks once more inside the write's
+own transaction (`confirm_for_write`), so a revocation and a write are decided one after the
+other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import RowMapping, bindparam, func, or_, select, update
+
+from ..extensions import db
+from ..models import Game, GameInvitation, utcnow
+from . import audit
+from .errors import Conflict, InvalidInput, NotFound
+from .game_view import NO_GAME
+
+PLAY = "play"
+WATCH = "watch"
+MODES = (PLAY, WATCH)
+# After its game ends, an invitation still opens the end screen this long.
+AFTER_END = timedelta(hours=6)
+# A game never finished (abandoned on the table) does not keep its invitations for ever.
+MAX_LIFETIME = timedelta(days=7)
+# Live invitations one game may have: enough for every phone at a table, twice over.
+MAX_LIVE_PER_GAME = 20
+# 128 random bits: 22 URL-safe characters, short enough for a small QR code.
+TOKEN_BYTES = 16
+TOKEN_MAX_LENGTH = 64  # anything longer is no token of ours: not even hashed
+
+GONE = (
+    "Zaproszenie wygasło albo zostało cofnięte. Poproś osobę prowadzącą grę o nowy kod QR "
+    "albo link."
+)
+NO_INVITATION = "Nie ma takiego zaproszenia."
+BAD_MODE = 'Tryb zaproszenia to "play" (telefon może wpisywać ruchy) albo "watch" (tylko ogląda).'
+
+
+def now() -> datetime:
+    """The clock every expiry is judged by (tests move it)."""
+    return utcnow()
+
+
+class InvitationGone(NotFound):
+    """The invitation a guest phone holds was revoked or has expired: its game is a 404."""
+
+    code = "invitation_gone"
+
+    def __init__(self) -> None:
+        super().__init__(GONE)
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """A live invitation as its owner sees it; `ends_at` is when it stops working unless revoked
+    first (its hard cap, or the game's end plus `AFTER_END` once the game is over)."""
+
+    id: int
+    game_id: int
+    mode: str
+    created_at: datetime
+    ends_at: datetime
+    game_finished: bool
+
+
+@dataclass(frozen=True)
+class Guest:
+    """A phone let in by a live invitation: the one game it may open, whose account it is."""
+
+    invitation_id: int
+    game_id: int
+    account_id: int
+    mode: str
+
+    @property
+    def watching(self) -> bool:
+        return self.mode == WATCH
+
+
+_inv = GameInvitation.__table__
+_games = Game.__table__
+_LIVE = (
+    _inv.c.revoked_at.is_(None),
+    _inv.c.expires_at > bindparam("now"),
+    or_(_games.c.finished_at.is_(None), _games.c.finished_at > bindparam("ended_after")),
+)
+_COLUMNS = (
+    _inv.c.id,
+    _inv.c.game_id,
+    _inv.c.account_id,
+    _inv.c.mode,
+    _inv.c.token_hash,
+    _inv.c.created_at,
+    _inv.c.expires_at,
+    _games.c.finished_at,
+)
+_LIVE_BY_ID = (
+    select(*_COLUMNS)
+    .join(_games, _games.c.id == _inv.c.game_id)
+    .where(_inv.c.id == bindparam("invitation_id"), *_LIVE)
+)
+_LIVE_BY_DIGEST = (
+    select(*_COLUMNS)
+    .join(_games, _games.c.id == _inv.c.game_id)
+    .where(_inv.c.token_hash == bindparam("digest"), *_LIVE)
+)
+_LIVE_OF_GAME = (
+    select(*_COLUMNS)
+    .join(_games, _games.c.id == _inv.c.game_id)
+    .where(
+        _inv.c.game_id == bindparam("game_id"),
+        _inv.c.account_id == bindparam("owner_id"),
+        *_LIVE,
+    )
+    .order_by(_inv.c.id.desc())
+)
+# Inside a guest's write, after the game's lock: the invitation's row is locked too (on
+# PostgreSQL; SQLite's write lock already serializes), so a revocation waits for the write.
+_INVITATION_FOR_WRITE = (
+    select(_inv.c.token_hash, _inv.c.revoked_at, _inv.c.expires_at, _inv.c.game_id)
+    .where(_inv.c.id == bindparam("invitation_id"))
+    .with_for_update()
+)
+_GAME_END = select(_games.c.finished_at).where(_games.c.id == bindparam("game_id"))
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _live_params(moment: datetime) -> dict[str, datetime]:
+    return {"now": moment, "ended_after": moment - AFTER_END}
+
+
+def _ends_at(expires_at: datetime, finished_at: datetime | None) -> datetime:
+    return expires_at if finished_at is None else min(expires_at, finished_at + AFTER_END)
+
+
+def _invitation(m: RowMapping) -> Invitation:
+    return Invitation(
+        id=m["id"],
+        game_id=m["game_id"],
+        mode=m["mode"],
+        created_at=m["created_at"],
+        ends_at=_ends_at(m["expires_at"], m["finished_at"]),
+        game_finished=m["finished_at"] is not None,
+    )
+
+
+def _guest(m: RowMapping) -> Guest:
+    return Guest(m["id"], m["game_id"], m["account_id"], m["mode"])
+
+
+def _owned_game_end(account_id: int, game_id: object) -> datetime | None:
+    """When the account's game ended (None while it goes on); NotFound for a game it has not."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound(NO_GAME)
+    row = db.session.execute(
+        select(Game.finished_at).where(Game.id == game_id, Game.account_id == account_id)
+    ).first()
+    if row is None:
+        raise NotFound(NO_GAME)
+    return row[0]
+
+
+# --- the owner's side ----------------------------------------------------------------------
+
+
+def create(account_id: int, game_id: object, mode: object) -> tuple[Invitation, str]:
+    """A new invitation to the account's game; its token is returned this once."""
+    if mode not in MODES:
+        raise InvalidInput(BAD_MODE, "mode")
+    assert isinstance(mode, str)
+    finished_at = _owned_game_end(account_id, game_id)
+    assert isinstance(game_id, int)
+    moment = now()
+    if finished_at is not None and finished_at + AFTER_END <= moment:
+        raise Conflict(
+            "Ta gra skończyła się dawno: zaproszenie do niej już by nie działało.", "mode"
+        )
+    live_count = db.session.scalar(
+        select(func.count())
+        .select_from(_inv.join(_games, _games.c.id == _inv.c.game_id))
+        .where(_inv.c.game_id == game_id, *_LIVE),
+        _live_params(moment),
+    )
+    if (live_count or 0) >= MAX_LIVE_PER_GAME:
+        raise Conflict(
+            f"Ta gra ma już {MAX_LIVE_PER_GAME} działających zaproszeń. Cofnij któreś, zanim "
+            "dodasz następne.",
+            "mode",
+        )
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    invitation = GameInvitation(
+        game_id=game_id,
+        account_id=account_id,
+        mode=mode,
+        token_hash=digest(token),
+        created_at=moment,
+        expires_at=moment + MAX_LIFETIME,
+    )
+    db.session.add(invitation)
+    db.session.flush()
+    audit.record(
+        audit.INVITATION_CREATED, account_id, f"gra {game_id}, zaproszenie {invitation.id} ({mode})"
+    )
+    db.session.commit()
+    made = Invitation(
+        invitation.id,
+        game_id,
+        mode,
+        moment,
+        _ends_at(invitation.expires_at, finished_at),
+        finished_at is not None,
+    )
+    return made, token
+
+
+def live(account_id: int, game_id: object) -> list[Invitation]:
+    """The live invitations of the account's game, newest first; NotFound for a game it has
+    not."""
+    _owned_game_end(account_id, game_id)
+    rows = db.session.execute(
+        _LIVE_OF_GAME, {"game_id": game_id, "owner_id": account_id, **_live_params(now())}
+    )
+    return [_invitation(row._mapping) for row in rows]
+
+
+def revoke(account_id: int, game_id: object, invitation_id: object) -> None:
+    """End an invitation at once: the phones that joined by it get a 404 from their next
+    request on. NotFound for another account's game or invitation, or one already revoked."""
+    _owned_game_end(account_id, game_id)
+    if isinstance(invitation_id, bool) or not isinstance(invitation_id, int):
+        raise NotFound(NO_INVITATION)
+    result = db.session.execute(
+        update(_inv)
+        .where(
+            _inv.c.id == invitation_id,
+            _inv.c.game_id == game_id,
+            _inv.c.account_id == account_id,
+            _inv.c.revoked_at.is_(None),
+        )
+        .values(revoked_at=now())
+    )
+    if result.rowcount == 0:  # type: ignore[attr-defined]
+        db.session.rollback()
+        raise NotFound(NO_INVITATION)
+    audit.record(
+        audit.INVITATION_REVOKED, account_id, f"gra {game_id}, zaproszenie {invitation_id}"
+    )
+    db.session.commit()
+
+
+# --- the guest's side ----------------------------------------------------------------------
+
+
+def by_token(token: str) -> Guest | None:
+    """The guest a link's token lets in, or None: unknown, revoked or expired."""
+    if not token or len(token) > TOKEN_MAX_LENGTH or not token.isascii():
+        return None
+    row = db.session.execute(
+        _LIVE_BY_DIGEST, {"digest": digest(token), **_live_params(now())}
+    ).first()
+    return None if row is None else _guest(row._mapping)
+
+
+def guest(invitation_id: object, token_digest: object) -> Guest | None:
+    """The guest a browser session names (the invitation's id and its token's digest), while
+    that invitation is live; None otherwise. Asked on every request of a guest phone."""
+    if isinstance(invitation_id, bool) or not isinstance(invitation_id, int):
+        return None
+    if not isinstance(token_digest, str):
+        return None
+    row = db.session.execute(
+        _LIVE_BY_ID, {"invitation_id": invitation_id, **_live_params(now())}
+    ).first()
+    if row is None or not hmac.compare_digest(row._mapping["token_hash"], token_digest):
+        return None
+    return _guest(row._mapping)
+
+
+def confirm_for_write(visitor: Guest) -> None:
+    """Inside a guest's write, once the game is locked: InvitationGone unless the invitation
+    is still live now. The caller's transaction is left open (its commit writes the turn)."""
+    row = db.session.execute(
+        _INVITATION_FOR_WRITE, {"invitation_id": visitor.invitation_id}
+    ).first()
+    moment = now()
+    if row is None or row.revoked_at is not None or row.expires_at <= moment:
+        raise InvitationGone()
+    finished_at = db.session.execute(_GAME_END, {"game_id": row.game_id}).scalar()
+    if finished_at is not None and finished_at + AFTER_END <= moment:
+        raise InvitationGone()
+
+
+def record_use(visitor: Guest) -> None:
+    """The audit log: a phone joined a game by an invitation."""
+    audit.record(
+        audit.INVITATION_USED,
+        visitor.account_id,
+        f"gra {visitor.game_id}, zaproszenie {visitor.invitation_id} ({visitor.mode})",
+        commit=True,
+    )
