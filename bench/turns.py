@@ -859,14 +859,19 @@ def main(argv: list[str] | None = None) -> int:
             )
     watched_ok = True
     if "watched" in results and "turns" in results and results["turns"].rate > 0:
-        w = results["watched"]
-        kept = w.rate / results["turns"].rate
-        watched_ok = kept >= 1 - WATCHED_LOSS
+        w, t = results["watched"], results["turns"]
+        # The verdict compares the server's CPU per turn written, the watchers' polls
+        # included: the cost that throughput follows once the cores are saturated. Turns/s
+        # of two phases move by ±10-15 % from SQLite's lock timing alone, watchers or not.
+        cost = w.server_ms_per_request / t.server_ms_per_request
+        watched_ok = cost <= 1 + WATCHED_LOSS
         print(
-            f"turns/s with {WATCHERS} phones watching ÷ without = {w.rate:.0f} / "
-            f"{results['turns'].rate:.0f} = {kept:.2f}  (target ≥ {1 - WATCHED_LOSS:.2f}; "
-            f"{w.watch_full_answers} polls got the whole game, the rest 304)  "
-            f"{'PASS' if watched_ok else 'FAIL'}"
+            f"server CPU per turn with {WATCHERS} phones watching ÷ without = "
+            f"{w.server_ms_per_request:.2f} / {t.server_ms_per_request:.2f} ms = {cost:.2f}  "
+            f"(target ≤ {1 + WATCHED_LOSS:.2f}; {w.watch_full_answers} polls got the whole "
+            f"game, the rest 304)  {'PASS' if watched_ok else 'FAIL'}\n"
+            f"turns/s with them ÷ without = {w.rate:.0f} / {t.rate:.0f} = {w.rate / t.rate:.2f}"
+            " (info: noisy between phases)"
         )
     if errors:
         print(f"{errors} request(s) failed: see the samples above.")

@@ -69,7 +69,7 @@ def enter_hand(page: Page, match: PokerMatch, dice: str) -> None:
     decided = match.play(parse_dice(dice))
     if not decided.complete:
         value = classify(parse_dice(dice))
-        saved = f"Zapisano: {NAMES[seat]} – {value.hand.label} {value.shown}."
+        saved = f"Zapisano: {NAMES[seat]} – {value.hand.label} {value.shown}"
         expect(page.get_by_text(saved, exact=True)).to_be_visible()
 
 

@@ -411,7 +411,7 @@ def test_a_round_through_the_form_names_every_hand_and_the_winner(table: Table):
     assert response.status_code == 303
     assert response.headers["Location"] == f"/gry/{game_id}"
     page = text_of(table.page(f"/gry/{game_id}"))
-    assert "Zapisano: Ala – Ful 5-5-5-2-2." in page
+    assert "Zapisano: Ala – Ful 5-5-5-2-2 Cofnij" in page  # the message carries its undo
     assert "Runda 1: wpisane układy" in page
     assert "Ala Ful 5 5 5 2 2" in page
 

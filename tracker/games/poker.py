@@ -230,7 +230,8 @@ def written(after: GameView) -> Response:
     """After a hand is written: back to the match. While the round goes on, the flash names
     the hand; after its last hand, the round's result on the screen says it all."""
     if after.match.current_round is not None:
-        flash(f"Zapisano: {hand_text(after, after.turns[-1])}.", "success")
+        # "written": the match's screen puts the undo of this hand next to the message.
+        flash(f"Zapisano: {hand_text(after, after.turns[-1])}", "written")
     return _to_match(after.game.id)
 
 
