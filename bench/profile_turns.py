@@ -58,10 +58,21 @@ def layer_of(func: tuple[str, int, str]) -> str:
     return "other Python (stdlib, test client)"
 
 
+# --lean: the turn requests ask for the lean answer (Prefer: return=minimal), as the browser does.
+LEAN = {"on": False}
+
+
+def _headers(token: str) -> dict[str, str]:
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    if LEAN["on"]:
+        headers["Prefer"] = "return=minimal"
+    return headers
+
+
 def play(client: Any, token: str, count: int, variant: str, seed: int = 1) -> list[tuple]:
     """Record `count` turns; returns (path, body) of each turn request made, in order."""
     player = bench.Player(0, random.Random(seed), (variant,))
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    headers = _headers(token)
     made = []
     while len(made) < count:
         if player.needs_game():
@@ -73,7 +84,7 @@ def play(client: Any, token: str, count: int, variant: str, seed: int = 1) -> li
         made.append((path, body))
         response = client.post(path, data=body, headers=headers)
         assert response.status_code == 201, response.get_data(as_text=True)
-        player.game = json.loads(response.get_data())
+        player.written(json.loads(response.get_data()))
     return made
 
 
@@ -82,14 +93,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=400)
     parser.add_argument("--variant", choices=bench.VARIANTS, default="standard")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument(
+        "--lean", action="store_true", help="the lean turn answer (Prefer: return=minimal)"
+    )
     args = parser.parse_args(argv)
+    LEAN["on"] = args.lean
 
     directory = Path(tempfile.mkdtemp(prefix="kosci-profile-"))
     try:
         setup = bench.build_app(directory)
         app, token = setup.app, setup.token
         client = app.test_client()
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        headers = _headers(token)
 
         # Warm up (imports, first connections, caches), then time without the profiler.
         play(client, token, 60, args.variant, seed=7)
@@ -143,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             profiler.disable()
             in_requests += time.process_time() - t0
             assert response.status_code == 201, response.get_data(as_text=True)
-            player.game = json.loads(response.get_data())
+            player.written(json.loads(response.get_data()))
             done += 1
         print(f"with cProfile on: {in_requests / args.turns * 1000:.2f} ms CPU per turn request\n")
 
@@ -201,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
 def _timed(client: Any, token: str, count: int, variant: str, seed: int) -> tuple[float, int]:
     """Mean seconds per turn request, and the number of games played."""
     player = bench.Player(0, random.Random(seed), (variant,))
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    headers = _headers(token)
     done, spent = 0, 0.0
     while done < count:
         if player.needs_game():
@@ -213,7 +228,7 @@ def _timed(client: Any, token: str, count: int, variant: str, seed: int) -> tupl
         response = client.post(path, data=body, headers=headers)
         spent += time.process_time() - t0
         assert response.status_code == 201, response.get_data(as_text=True)
-        player.game = json.loads(response.get_data())
+        player.written(json.loads(response.get_data()))
         done += 1
     return spent / count, player.games_created
 
@@ -302,7 +317,7 @@ def _stage_times(
         for obj, name, value in patches:
             setattr(obj, name, value)
         player = bench.Player(0, random.Random(5), (variant,))
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        headers = _headers(token)
         whole = "rest: Flask, Werkzeug, JSON in/out, test client"
         request = timed(whole, client.post)
         done = 0
@@ -319,7 +334,7 @@ def _stage_times(
             response = request(path, data=body, headers=headers)
             active["on"] = False
             assert response.status_code == 201
-            player.game = json.loads(response.get_data())
+            player.written(json.loads(response.get_data()))
             done += 1
     finally:
         for obj, name, value in saved:
