@@ -532,7 +532,7 @@ def percentile(values: list[float], q: int) -> float:
 
 TURN_PHASES = ("turns", "watched")
 WATCHERS = 12  # phones on a game's screen, each asking every POLL_SECONDS
-POLL_SECONDS = 1.5  # as static/js/live.js does
+POLL_SECONDS = 1.0  # as static/js/live.js does
 
 
 def run_watchers(port: int, token: str, end: float, out: Any) -> None:

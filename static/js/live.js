@@ -9,7 +9,7 @@
 window.kosciLive = (() => {
   "use strict";
 
-  const POLL_MS = 1500; // a turn written elsewhere shows within 2 s
+  const POLL_MS = 1000; // a turn written elsewhere shows within 2 s, with room for a slow answer
   const OFFLINE_POLL_MS = [2000, 4000, 8000]; // then every 8 s
   const meta = document.querySelector('meta[name="kosci-live"]');
   let etag = meta ? meta.dataset.etag : null;
