@@ -17,14 +17,14 @@ from dataclasses import dataclass
 
 from .. import rules
 from ..extensions import db
-from ..models import Game, utcnow
+from ..models import utcnow
 from ..store import cache
 from ..store import games as store
 from ..store.rows import TurnRow
 from . import game_view, results
 from .errors import Conflict, InvalidInput, NotFound
 from .game_view import GameView
-from .games import locked_game
+from .games import expire_orm_game, locked_game
 
 STALE = "Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie."
 NOTHING_TO_CORRECT = "Nic się nie zmienia: to te same kości w tym samym polu."
@@ -104,7 +104,7 @@ def correct_turn(
         results.store_results(view)
         db.session.commit()  # the version, raised by the lock, goes with it
     cache.drop(game_id)
-    _expire_orm_game(game_id)
+    expire_orm_game(game_id)
     return corrected
 
 
@@ -183,13 +183,6 @@ def _store(view: GameView, old: TurnRow, correction: rules.Correction) -> Correc
     view.log.append(new)
     view.state = correction.state
     return Corrected(view, old, new, tuple(rescored))
-
-
-def _expire_orm_game(game_id: int) -> None:
-    """A `Game` this session already holds must read `finished_at` and `version` again."""
-    game = db.session.identity_map.get(db.session.identity_key(Game, game_id))
-    if game is not None:
-        db.session.expire(game, ["finished_at", "version"])
 
 
 def corrected_turn_ids(log: list[TurnRow]) -> tuple[set[int], set[int]]:

@@ -170,7 +170,7 @@ def locked_game(account_id: int, game_id: object) -> Iterator[GameLock]:
         yield game
 
 
-def _expire_orm_game(game_id: int) -> None:
+def expire_orm_game(game_id: int) -> None:
     """Writes on the turn path go through Core: a `Game` this session already holds must read
     `finished_at` and `version` again rather than keep the old values."""
     game = db.session.identity_map.get(db.session.identity_key(Game, game_id))
@@ -215,7 +215,7 @@ def record_turn(
         view.log.append(turn)
         results.store_results(view, {turn.seat})
         db.session.commit()
-    _expire_orm_game(view.game.id)
+    expire_orm_game(view.game.id)
     game_view.remember(view)
     return view
 
@@ -350,7 +350,7 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
         cache.drop(view.game.id)
         results.store_results(view)
         db.session.commit()
-    _expire_orm_game(view.game.id)
+    expire_orm_game(view.game.id)
     return view
 
 
