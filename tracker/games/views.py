@@ -135,7 +135,7 @@ def new() -> ResponseReturnValue:
         form.add_row()
     elif form.validate_on_submit():
         try:
-            game = games.create_game(
+            started = games.create_game(
                 account_id(),
                 form.variant.data,
                 form.names,
@@ -151,10 +151,10 @@ def new() -> ResponseReturnValue:
             else:
                 form.players_error = exc.message
         else:
-            if form.shuffle.data and len(game.seats) > 1:
-                order = join_names([s.player.name for s in game.seats])
+            if form.shuffle.data and len(started.seats) > 1:
+                order = join_names([s.player.name for s in started.seats])
                 flash(f"Wylosowana kolejność: {order}.", "info")
-            return _to_game(game.game.id)
+            return _to_game(started.id)
         status = 400
     else:
         status = 400
@@ -437,11 +437,11 @@ def rematch(game_id: int) -> ResponseReturnValue:
     if not EmptyForm().validate_on_submit():
         abort(400)
     try:
-        game = games.rematch(account_id(), game_id)
+        rematch_view = games.rematch(account_id(), game_id)
     except NotFound as exc:
         abort(404, exc.message)
     except Conflict as exc:
         flash(exc.message, "error")
         return _to_game(game_id)
-    flash(f"Rewanż! Zaczyna {game.seats[0].player.name}.", "success")
-    return _to_game(game.game.id)
+    flash(f"Rewanż! Zaczyna {rematch_view.seats[0].player.name}.", "success")
+    return _to_game(rematch_view.id)

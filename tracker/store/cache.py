@@ -23,10 +23,7 @@ _SIZE = 256
 class CachedTable(Generic[State]):
     """A game's state as this process last wrote it, and what it was built from."""
 
-    uid: str
-    version: int
-    variant: str
-    game: GameRow
+    game: GameRow  # a copy of the row: its uid, version and variant are what the entry serves
     seats: tuple[SeatRow, ...]  # never handed out: the caller gets copies
     turns: tuple[TurnRow, ...]
     state: State  # never handed out: the caller copies it
@@ -35,10 +32,11 @@ class CachedTable(Generic[State]):
         """Whether this state is the game's just before the write that raised its version to
         `game.version`: the same game (its uid is never given to another), no write since
         (every write raises the version by one), and, as a check, the same variant."""
+        mine = self.game
         return (
-            self.uid == game.uid
-            and self.version == game.version - 1
-            and self.variant == game.variant
+            mine.uid == game.uid
+            and mine.version == game.version - 1
+            and mine.variant == game.variant
         )
 
     def seat_rows(self) -> list[SeatRow]:
@@ -58,10 +56,7 @@ def put(game: GameRow, seats: list[SeatRow], turns: list[TurnRow], state: object
     if len(_tables) >= _SIZE:  # bounded: forget everything rather than grow
         _tables.clear()
     _tables[game.id] = CachedTable(
-        uid=game.uid,
-        version=game.version,
-        variant=game.variant,
-        game=game,
+        game=game.at_version(game.version),
         seats=tuple(seat.copy() for seat in seats),
         turns=tuple(turns),
         state=state,
