@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .codes import Code
 from .dice import FACE_GENITIVE, Dice, format_dice, is_five_of_a_kind
 from .errors import MoveRefused, RulesError
-from .sheet import Column, Sheet, empty_sheet, generals_at_fifty, sheet_totals
+from .sheet import Column, Sheet, column_totals, empty_sheet, generals_at_fifty, sheet_totals
 from .tables import Field, Section
 from .variants import Options, Variant
 
@@ -180,15 +180,16 @@ def evaluate(
 ) -> Evaluation:
     """Every free field of every column: may this roll go there, for how many points, and why."""
     ctx = _context(variant, sheet, dice)
-    base_total = sheet_totals(variant, sheet, options).total
     placements: list[Placement] = []
     for index, (col, mult) in enumerate(zip(sheet, variant.multipliers, strict=True)):
+        # A move changes one column: the grand total rises by that column's rise.
+        base = column_totals(variant, col, mult, options).total
         for f in variant.table.fields:
             if col.is_filled(f.id):
                 continue
             verdict = _verdict(variant, sheet, dice, f, index, ctx)
-            after = _written(sheet, index, f.id, verdict)
-            gain = sheet_totals(variant, after, options).total - base_total
+            after = col.write(f.id, verdict.points, verdict.extra_bonus)
+            gain = column_totals(variant, after, mult, options).total - base
             placements.append(_placement(f, index, mult, verdict, gain))
     five = is_five_of_a_kind(dice)
     notes = _roll_notes(variant, sheet, dice, five=five, joker=ctx.joker, extra=ctx.extra)

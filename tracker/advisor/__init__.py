@@ -1,0 +1,244 @@
+"""Optimal play for the table variants: what each free field is worth in expected points.
+
+Pure Python, standard library only at run time, like `tracker/rules/`. The values come from
+tables built by `tracker/advisor/build.py` (numpy, offline) from exactly the rules in
+`tracker/rules/` (every point and refusal asked of `rules.evaluate`) and shipped as data files.
+
+- `advise(variant, sheet, dice, options)`: the expected final total of the sheet before the roll,
+  and for every field the rules allow for these dice, the expected final total if they are
+  written there and how much less that is than the best field ("loss").
+- `review_seat(variant, options, turns)`: one player's turns judged one by one; the sum of what
+  the choices cost, and the luck of the dice (what they brought above the expectation).
+
+Values are for optimal *solitaire* play: the most points on average, not the best chance to
+beat the others. `standard`, `ordered` (63 and 42) and `scandinavian` are exact; `triple` is an
+approximation (each column valued as a lone column without joker and extra bonus, times its
+multiplier) and every figure it gives says so (`exact` false). Dice poker has no field choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..rules import Dice, Options, Sheet, Variant, evaluate, sheet_totals, write_move
+from ..rules.sheet import Column, empty_sheet
+from .specs import Spec, spec_for
+from .store import AdvisorUnavailable, table
+
+EQUAL_WITHIN = 0.05  # expected points: closer than this, two choices count as equally good
+
+__all__ = [
+    "EQUAL_WITHIN",
+    "Advice",
+    "AdvisorUnavailable",
+    "MoveAdvice",
+    "SeatReview",
+    "TurnReview",
+    "advise",
+    "expected_total",
+    "is_exact",
+    "review_game",
+    "review_seat",
+    "supports",
+]
+
+
+@dataclass(frozen=True)
+class MoveAdvice:
+    column: int
+    field: str
+    label: str
+    points: int  # written in the field
+    extra_bonus: int  # unmultiplied, as the rules give it
+    expected: float  # the expected final total after writing the dice here
+    loss: float  # the best move's expected minus this one's (0 for the best)
+
+    @property
+    def best(self) -> bool:
+        return self.loss < EQUAL_WITHIN
+
+
+@dataclass(frozen=True)
+class Advice:
+    variant: str
+    exact: bool
+    expected: float  # the expected final total of the sheet as sent, before the roll
+    moves: tuple[MoveAdvice, ...]  # every allowed move, best first; empty without dice
+
+    @property
+    def best(self) -> MoveAdvice | None:
+        return self.moves[0] if self.moves else None
+
+    def find(self, field_id: str, column: int = 0) -> MoveAdvice | None:
+        return next((m for m in self.moves if m.field == field_id and m.column == column), None)
+
+
+def supports(variant: object) -> bool:
+    """Whether the advisor values this variant (every table variant; not dice poker)."""
+    return isinstance(variant, Variant) and spec_for(variant, 63) is not None
+
+
+def is_exact(variant: Variant) -> bool:
+    """Exact optimal play for one-column variants; `triple` is approximate."""
+    return variant.columns == 1
+
+
+def _spec(variant: Variant, options: Options | None) -> Spec:
+    threshold = (options or Options()).bonus_threshold
+    spec = spec_for(variant, threshold)
+    if spec is None:
+        raise AdvisorUnavailable(f"No advisor table for {variant.id} at {threshold}.")
+    return spec
+
+
+def _column_remaining(spec: Spec, variant: Variant, sheet: Sheet) -> list[float]:
+    """Each column's points still to come, times its multiplier."""
+    values = table(spec.key)
+    return [
+        mult * values.remaining(spec.index_of(col))
+        for col, mult in zip(sheet, variant.multipliers, strict=True)
+    ]
+
+
+def _remaining(spec: Spec, variant: Variant, sheet: Sheet) -> float:
+    return sum(_column_remaining(spec, variant, sheet))
+
+
+def expected_total(variant: Variant, sheet: Sheet, options: Options | None = None) -> float:
+    """Points on the sheet plus the points still to come under optimal play (before a roll)."""
+    spec = _spec(variant, options)
+    return sheet_totals(variant, sheet, options).total + _remaining(spec, variant, sheet)
+
+
+def advise(
+    variant: Variant, sheet: Sheet, dice: Dice | None = None, options: Options | None = None
+) -> Advice:
+    """The sheet's expected final total, and every move these dice allow, best first."""
+    spec = _spec(variant, options)
+    total = sheet_totals(variant, sheet, options).total
+    columns = _column_remaining(spec, variant, sheet)
+    remaining = sum(columns)
+    expected = total + remaining
+    if dice is None:
+        return Advice(variant.id, is_exact(variant), expected, ())
+    priced: list[tuple[float, int, int, MoveAdvice]] = []
+    order = {f: i for i, f in enumerate(variant.table.field_ids)}
+    values = table(spec.key)
+    for p in evaluate(variant, sheet, dice, options).moves:
+        # A move changes one column: only its value is looked up again.
+        col = sheet[p.column].write(p.field, p.points, p.extra_bonus)
+        rest = remaining - columns[p.column]
+        value = total + p.gain + rest + p.multiplier * values.remaining(spec.index_of(col))
+        move = MoveAdvice(p.column, p.field, p.label, p.points, p.extra_bonus, value, 0.0)
+        priced.append((-value, p.column, order[p.field], move))
+    priced.sort(key=lambda item: item[:3])
+    best = -priced[0][0] if priced else 0.0
+    moves = tuple(
+        MoveAdvice(
+            m.column, m.field, m.label, m.points, m.extra_bonus, m.expected, best - m.expected
+        )
+        for *_, m in priced
+    )
+    return Advice(variant.id, is_exact(variant), expected, moves)
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    """One turn of one player, judged against optimal solitaire play."""
+
+    dice: Dice
+    field: str
+    column: int
+    expected_before: float  # the sheet's expected final total before the roll
+    expected_after: float  # … after writing the dice where the player did
+    best: tuple[MoveAdvice, ...]  # the best moves for these dice (within EQUAL_WITHIN)
+    loss: float  # expected points given away by the choice (0 when within EQUAL_WITHIN)
+    luck: float  # the dice: the best move's expected minus the expectation before the roll
+    total: int  # the points on the sheet after the turn
+
+    @property
+    def chose_best(self) -> bool:
+        return self.loss == 0.0
+
+
+@dataclass(frozen=True)
+class SeatReview:
+    variant: str
+    exact: bool
+    expected_start: float  # an empty sheet's expected final total
+    turns: tuple[TurnReview, ...]
+
+    @property
+    def total(self) -> int:
+        return self.turns[-1].total if self.turns else 0
+
+    @property
+    def expected_now(self) -> float:
+        return self.turns[-1].expected_after if self.turns else self.expected_start
+
+    @property
+    def loss(self) -> float:
+        """Expected points given away by the choices, in all."""
+        return sum(t.loss for t in self.turns)
+
+    @property
+    def loss_per_turn(self) -> float:
+        return self.loss / len(self.turns) if self.turns else 0.0
+
+    @property
+    def luck(self) -> float:
+        """How far the dice were above (+) or below (−) what optimal play expects:
+        expected now − expected at the start + the points the choices gave away, so that
+        total = expected at the start + luck − loss once the sheet is full."""
+        return self.expected_now - self.expected_start + self.loss
+
+
+def review_seat(
+    variant: Variant, options: Options | None, turns: Iterable[tuple[Dice, str, int]]
+) -> SeatReview:
+    """Judge one player's turns (dice, field, column) in the order they were played."""
+    sheet: Sheet = empty_sheet(variant)
+    start = expected_total(variant, sheet, options)
+    reviewed: list[TurnReview] = []
+    for dice, field_id, column in turns:
+        advice = advise(variant, sheet, dice, options)
+        chosen = advice.find(field_id, column)
+        if chosen is None:  # the rules refuse it: the turns were not written by these rules
+            write_move(variant, sheet, dice, field_id, column)  # raises MoveRefused
+            raise AdvisorUnavailable(f"{field_id} is not a move for {dice}")
+        best = advice.moves[0]
+        sheet = _written(sheet, chosen)
+        reviewed.append(
+            TurnReview(
+                dice=dice,
+                field=field_id,
+                column=column,
+                expected_before=advice.expected,
+                expected_after=chosen.expected,
+                best=tuple(m for m in advice.moves if m.best),
+                loss=0.0 if chosen.best else chosen.loss,
+                luck=best.expected - advice.expected,
+                total=sheet_totals(variant, sheet, options).total,
+            )
+        )
+    return SeatReview(variant.id, is_exact(variant), start, tuple(reviewed))
+
+
+def _written(sheet: Sheet, move: MoveAdvice) -> Sheet:
+    col: Column = sheet[move.column].write(move.field, move.points, move.extra_bonus)
+    return sheet[: move.column] + (col,) + sheet[move.column + 1 :]
+
+
+def review_game(
+    variant: Variant,
+    options: Options | None,
+    seats: int,
+    turns: Iterable[tuple[int, Dice, str, int]],
+) -> tuple[SeatReview, ...]:
+    """Every seat's review of a table game, from its turns (seat index, dice, field, column)
+    in the order they were played; a seat without turns has an empty review."""
+    by_seat: list[list[tuple[Dice, str, int]]] = [[] for _ in range(seats)]
+    for seat, dice, field_id, column in turns:
+        by_seat[seat].append((dice, field_id, column))
+    return tuple(review_seat(variant, options, seat_turns) for seat_turns in by_seat)
