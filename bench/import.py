@@ -11,8 +11,9 @@
    `transfer.MAX_FILE_BYTES`). The file is written to a temporary directory.
 2. In a fresh child process (so its peak RSS is the import's own), against a fresh SQLite file
    migrated to the current schema, with the app's engine and pragmas: reads the file, then times
-   `transfer.parse_export_file` (JSON), the validation and replay of every game, and the writes,
-   separately, then imports the same file a second time (every game already there: skipped).
+   `transfer.parse_export_file` (JSON), the validation and replay of every game, the writes and
+   the seat reviews of the finished table games (`review`, "who plays best"), separately, then
+   imports the same file a second time (every game already there: skipped).
    Prints the peak RSS (`resource.getrusage`); `--tracemalloc` adds the peak of Python
    allocations (slower: times are then not comparable), `--profile` prints a cProfile of the
    first import.
@@ -319,7 +320,7 @@ def child(path: str, workdir: str, opts: dict[str, Any]) -> dict[str, Any]:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
     return {
         "times": times,
-        "imported": (first.games, first.players),
+        "imported": (first.games, first.players, getattr(first, "reviewed", None)),
         "again": (again.games, again.skipped),
         "rss_before_mb": rss_before,
         "rss_peak_mb": rss_peak,
@@ -372,9 +373,11 @@ def main() -> int:
     process.join()
     t = report["times"]
     phases = ", ".join(f"{k} {v:.2f} s" for k, v in t.items() if k not in ("total", "again"))
+    reviewed = report["imported"][2]
     print(
         f"import: {t['total']:.2f} s ({phases}); imported {report['imported'][0]} games, "
         f"{report['imported'][1]} players"
+        + ("" if reviewed is None else f", {reviewed} games reviewed")
     )
     print(
         f"again (all skipped): {t['again']:.2f} s, imported {report['again'][0]}, "

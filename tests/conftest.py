@@ -56,11 +56,20 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(postgres.SKIPPED_LINE, yellow=True)
 
 
+# With pytest-xdist (`-n 2 --dist loadgroup`, the README's test command) every test that uses
+# the real server runs in one worker, one after another as without xdist: they share the
+# session's `serve` processes and measure time ("within 2 s"), so they never run beside each
+# other; the other workers take the unit and integration tests meanwhile.
+LIVE_GROUP = pytest.mark.xdist_group("live")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.is_relative_to(BROWSER_TESTS_DIR):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(LIVE_GROUP)
         elif item.path.is_relative_to(E2E_TESTS_DIR):
             item.add_marker(pytest.mark.e2e)
+            item.add_marker(LIVE_GROUP)
             if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
                 item.add_marker(pytest.mark.browser)  # an end-to-end test with phones

@@ -20,6 +20,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from tracker import api, arbiter, auth, games, history, join, main, stats, transfer
+from tracker.advisor_cli import advisor_cli
 from tracker.api import API_PATH_PREFIX
 from tracker.cli import DEFAULT_THREADS, serve_command
 from tracker.commands import (
@@ -486,5 +487,6 @@ def _register_cli(app: Flask) -> None:
         restore_command,
         reset_password_command,
         audit_command,
+        advisor_cli,
     ):
         app.cli.add_command(command)

@@ -5,7 +5,8 @@ The browser session holds the invitation (`SESSION_KEY`: its id and its token's 
 every request asks the database whether it is still live (`invitations.guest`), so a revoked
 invitation is refused at once by every worker process. A guest that is not signed in may:
 
-- open its game's screens (`GAME_PAGES`: the turn screen, the full sheet, what live.js polls);
+- open its game's screens (`GAME_PAGES`: the turn screen, the full sheet, the review, what
+  live.js polls);
 - write and take back turns in it (`GAME_WRITES`) with a `play` invitation; a `watch` one gets
   403 for any write and a read-only turn screen (`tracker.games.watch`);
 - open what anyone may open without an account (`PUBLIC`: sign-in, the rules, the arbiter…).
@@ -31,7 +32,7 @@ SESSION_KEY = "invitation"
 WATCH_ONLY = "Ten telefon tylko ogląda grę."
 
 # A guest's game: its screens, and (a `play` invitation) its writes.
-GAME_PAGES = frozenset({"games.play", "games.sheet", "games.state"})
+GAME_PAGES = frozenset({"games.play", "games.sheet", "games.state", "games.review"})
 GAME_WRITES = frozenset({"games.write", "games.undo"})
 # What anyone may open, signed in or not: a guest is at least a visitor. Any endpoint not
 # named here or above is a 404 for a guest (a new page is private until listed).
@@ -51,6 +52,7 @@ PUBLIC = frozenset(
         "arbiter.table",
         "arbiter.poker",
         "api.score",
+        "api.advice",
         "api.poker_rank",
         "join.join",
     }

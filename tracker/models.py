@@ -107,6 +107,9 @@ class Game(Model):
     # Raised by every write to the game (a turn, an undo, a recomputation): the state of the
     # game in one number, for caches and for phones that follow the game.
     version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The table agreed to the hint („Podpowiedzi”) when the game started: the turn screen marks
+    # the best field (tracker/advisor). Never for dice poker; kept by the rematch.
+    hints: Mapped[bool] = mapped_column(default=False, server_default="0")
 
     seats: Mapped[list[GameSeat]] = relationship(
         back_populates="game",
@@ -194,6 +197,32 @@ class Turn(Model):
     extra_bonus: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class SeatReview(Model):
+    """One seat's play in a finished table game judged against optimal solitaire play
+    (`tracker.advisor.review_game`): the expected points its choices gave away, and its luck.
+    Derived from the turns: stored by the turn that ends the game, dropped by the undo that
+    reopens it, rewritten by a correction, recomputable (`flask --app tracker advisor
+    recompute`). Missing where the advisor had no table for the variant when the game ended."""
+
+    __tablename__ = "seat_reviews"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    # The seat's player (as `game_seats` says; a merge of players moves both).
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="RESTRICT"), index=True
+    )
+    turns: Mapped[int]  # turns judged
+    loss: Mapped[float]  # expected points given away by the choices, in all (0 or more)
+    luck: Mapped[float]  # total − expected_start + loss: the dice above (+) or below (−) par
+    expected_start: Mapped[float]  # an empty sheet's expected final total
+    total: Mapped[int]  # the points the seat ended with
+    exact: Mapped[bool]  # false for Kości potrójne, which the advisor only approximates
+    computed_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class ApiToken(Model):

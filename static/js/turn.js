@@ -204,8 +204,9 @@
         if (mine !== request) return;
         region.innerHTML = html;
         noDice.hidden = true;
-        // Kości potrójne: 39 cells do not fit a phone; the best one is brought into view.
-        const best = region.querySelector("[data-best]");
+        // Kości potrójne: 39 cells do not fit a phone; the best one is brought into view (with
+        // „Podpowiedzi”, the one the hint marks).
+        const best = region.querySelector("[data-hint-best]") || region.querySelector("[data-best]");
         if (best && best.getBoundingClientRect().bottom > window.innerHeight) {
           best.scrollIntoView({ block: "nearest" });
         }

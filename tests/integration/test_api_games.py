@@ -488,6 +488,7 @@ def test_a_new_game_answers_201_with_the_whole_empty_game(api: Api):
         "version",
         "variant",
         "options",
+        "hints",
         "finished",
         "round",
         "next_seq",
@@ -497,6 +498,7 @@ def test_a_new_game_answers_201_with_the_whole_empty_game(api: Api):
         "turns",
     }
     assert (game["version"], game["next_seq"]) == (0, 1)
+    assert game["hints"] is False  # „Podpowiedzi” is off unless asked for
     # Only Gra po kolei lowers the threshold; the options in force are reported.
     assert game["options"] == {"bonus_threshold": 63}
     assert game["players"][0] == {

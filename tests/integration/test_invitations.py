@@ -411,11 +411,12 @@ PUBLIC = {
     "arbiter.table",
     "arbiter.poker",
     "api.score",
+    "api.advice",
     "api.poker_rank",
     "join.join",
 }
 # The guest's own game: these answer it (writes are tested above).
-OWN_GAME_PAGES = {"games.play", "games.sheet", "games.state"}
+OWN_GAME_PAGES = {"games.play", "games.sheet", "games.state", "games.review"}
 OWN_GAME_WRITES = {"games.write", "games.undo"}
 
 

@@ -101,3 +101,27 @@ def test_rules_page_keeps_its_heading_and_a_table_of_contents(page: str):
     for anchor in ("warianty", "tabela", "joker", "po-kolei", "poker", "maksimum"):
         assert f'href="#{anchor}"' in page
         assert f'id="{anchor}"' in page
+
+
+@pytest.mark.parametrize(
+    ("label", "value"),
+    [
+        ("Kości (tabela polska)", "254,59"),
+        ("Gra po kolei (premia od 63)", "130,29"),
+        ("Gra po kolei (premia od 42)", "149,65"),
+        ("Tabela skandynawska", "248,44"),
+        ("Kości potrójne", "≈ 1475,22"),
+    ],
+)
+def test_rules_page_gives_the_expected_score_of_an_empty_sheet(page: str, label, value):
+    """From the shipped optimal-play tables; triple is the marked approximation (6 × 245,87)."""
+    assert f"{label} {value}" in text_of(page)
+
+
+def test_rules_page_explains_optimal_play_and_its_limits(page: str):
+    text = text_of(page)
+    assert "oczekiwane punkty" in text
+    assert "nie największa szansa pokonania innych graczy" in text
+    assert "254,59" in text
+    assert "245,87" in text
+    assert "błąd" not in text.lower().split("optymalna gra, przegląd")[1]

@@ -585,7 +585,10 @@ def test_api_answers_the_exact_figures(client: FlaskClient, family: dict[str, An
     response = api(client, family["token"])
 
     assert response.status_code == 200
-    assert response.get_json() == {
+    body = response.get_json()
+    # Who plays best (`skill`, per reviewed variant): tests/integration/test_skill.py.
+    assert all(set(p.pop("skill")) <= {"standard", "scandinavian"} for p in body["players"])
+    assert body == {
         "games": 7,
         "by_variant": {"standard": 4, "poker": 2, "scandinavian": 1},
         "players": [
@@ -647,6 +650,7 @@ def test_api_poker_only_has_no_totals(client: FlaskClient, family: dict[str, Any
         "average": None,
         "best": None,
         "worst": None,
+        "skill": {},  # dice poker: no field is chosen, nothing to judge
     }
 
 
@@ -726,7 +730,14 @@ def test_statistics_page_shows_every_section_with_charts(client: FlaskClient, si
     text = text_of(html)
     assert "7 zakończonych gier" in text
     headings = re.findall(r'<h2 id="[^"]+">([^<]+)</h2>', html)
-    assert headings == ["Co gramy", "Gracze", "Wyniki w tabeli", "Rekordy", "Pojedynki"]
+    assert headings == [
+        "Co gramy",
+        "Gracze",
+        "Kto gra najlepiej",
+        "Wyniki w tabeli",
+        "Rekordy",
+        "Pojedynki",
+    ]
     # Charts: an SVG image each, named by its title and description, with a data table.
     svgs = re.findall(
         r'<svg class="chart-svg" id="([^"]+)" role="img" aria-labelledby="([^"]+)"', html

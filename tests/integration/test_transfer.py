@@ -24,7 +24,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
 from history_builders import PASSWORD, STANDARD_SHEET, build_family, new_account, play
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 
 from tracker import create_app
 from tracker.extensions import db
@@ -72,6 +72,7 @@ def game_record(account_id: int, game_id: int) -> dict[str, Any]:
         "uid": uid,
         "variant": game.variant,
         "options": view.options.as_dict(),
+        "hints": game.hints,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
         "rematch_of": rematch_uid,
@@ -169,7 +170,8 @@ def test_export_then_import_into_a_fresh_account_gives_identical_games(
     with app.app_context():
         result = transfer.import_account(family["target"], family["document"])
 
-    assert result == transfer.ImportResult(games=6, players=4)
+    # The three finished table games are reviewed; poker has no field to judge.
+    assert result == transfer.ImportResult(games=6, players=4, reviewed=3)
     source = account_records(app, family["source"])
     copied = account_records(app, family["target"])
     assert copied == source
@@ -325,6 +327,52 @@ def test_a_file_without_finished_at_takes_the_last_turns_time(app: Flask, family
     tie = document["games"][0]
     assert copied[tie["uid"]] == datetime(2025, 3, 1, 18, 27)  # its 27th turn, the last
     assert copied[document["games"][-1]["uid"]] is None  # the rematch is unfinished
+
+
+def test_the_hint_chosen_for_a_game_travels_with_it(app: Flask):
+    """„Podpowiedzi” is part of the game: exported, and imported as the file says."""
+    with app.app_context():
+        source = new_account("Kowalscy")
+        hinted = games.create_game(source, "standard", ["Ala", "Ola"], hints=True).id
+        plain = games.create_game(source, "triple", ["Ala"]).id
+        poker = games.create_game(source, "poker", ["Ala", "Ola"]).id
+        document = transfer.export_account(source)
+        target = new_account("Nowakowie")
+        transfer.import_account(target, document)
+        copied = {
+            uid: hints
+            for uid, hints in db.session.execute(
+                select(Game.uid, Game.hints).where(Game.account_id == target)
+            )
+        }
+        uids = {
+            game_id: db.session.scalar(select(Game.uid).where(Game.id == game_id))
+            for game_id in (hinted, plain, poker)
+        }
+
+    assert {g["uid"]: g["hints"] for g in document["games"]} == {
+        uids[hinted]: True,
+        uids[plain]: False,
+        uids[poker]: False,
+    }
+    assert copied == {uids[hinted]: True, uids[plain]: False, uids[poker]: False}
+    assert account_records(app, target) == account_records(app, source)
+
+
+def test_a_file_from_before_the_hint_imports_without_it(app: Flask, family: dict[str, Any]):
+    document = copy.deepcopy(family["document"])
+    for game in document["games"]:
+        del game["hints"]
+
+    with app.app_context():
+        result = transfer.import_account(family["target"], document)
+        hinted = db.session.scalar(
+            select(func.count()).where(Game.account_id == family["target"], Game.hints)
+        )
+
+    assert result.games == 6
+    assert hinted == 0
+    assert account_records(app, family["target"]) == account_records(app, family["source"])
 
 
 def test_an_export_is_json_in_utf8_with_polish_letters(app: Flask, family: dict[str, Any]):
@@ -490,6 +538,17 @@ MALFORMED = [
         poker_hand_with_a_field, "w pokerze kościanym ruch to tylko kości", id="poker-field"
     ),
     pytest.param(set_in("games.5.rematch_of", "f" * 32), "to rewanż gry", id="rematch-of-nothing"),
+    pytest.param(
+        set_in("games.0.hints", "tak"),
+        "Pole hints musi mieć wartość true albo false.",
+        id="hints-not-a-boolean",
+    ),
+    pytest.param(set_in("games.0.hints", 1), "Pole hints musi mieć", id="hints-as-a-number"),
+    pytest.param(
+        set_in("games.3.hints", True),
+        "Gra nr 4 z 1.05.2025, Poker kościany bez tabeli – Podpowiedzi są tylko w grach z",
+        id="hints-in-poker",
+    ),
 ]
 
 

@@ -19,7 +19,7 @@ multiplier) and every figure it gives says so (`exact` false). Dice poker has no
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..rules import Dice, Options, Sheet, Variant, evaluate, sheet_totals, write_move
 from ..rules.sheet import Column, empty_sheet
@@ -53,6 +53,7 @@ class MoveAdvice:
     extra_bonus: int  # unmultiplied, as the rules give it
     expected: float  # the expected final total after writing the dice here
     loss: float  # the best move's expected minus this one's (0 for the best)
+    gain: int = 0  # how much the sheet's total rises (bonuses and multiplier included)
 
     @property
     def best(self) -> bool:
@@ -65,6 +66,7 @@ class Advice:
     exact: bool
     expected: float  # the expected final total of the sheet as sent, before the roll
     moves: tuple[MoveAdvice, ...]  # every allowed move, best first; empty without dice
+    total: int = 0  # the points on the sheet as sent
 
     @property
     def best(self) -> MoveAdvice | None:
@@ -116,31 +118,29 @@ def advise(
 ) -> Advice:
     """The sheet's expected final total, and every move these dice allow, best first."""
     spec = _spec(variant, options)
+    values = table(spec.key)
     total = sheet_totals(variant, sheet, options).total
-    columns = _column_remaining(spec, variant, sheet)
+    states = [spec.state_of(col) for col in sheet]
+    columns = [
+        mult * values.remaining(spec.index(*state))
+        for state, mult in zip(states, variant.multipliers, strict=True)
+    ]
     remaining = sum(columns)
     expected = total + remaining
     if dice is None:
-        return Advice(variant.id, is_exact(variant), expected, ())
+        return Advice(variant.id, is_exact(variant), expected, (), total)
     priced: list[tuple[float, int, int, MoveAdvice]] = []
-    order = {f: i for i, f in enumerate(variant.table.field_ids)}
-    values = table(spec.key)
     for p in evaluate(variant, sheet, dice, options).moves:
-        # A move changes one column: only its value is looked up again.
-        col = sheet[p.column].write(p.field, p.points, p.extra_bonus)
+        # A move changes one column: only its new state is looked up.
+        state = spec.after(states[p.column], p.field, p.points)
         rest = remaining - columns[p.column]
-        value = total + p.gain + rest + p.multiplier * values.remaining(spec.index_of(col))
-        move = MoveAdvice(p.column, p.field, p.label, p.points, p.extra_bonus, value, 0.0)
-        priced.append((-value, p.column, order[p.field], move))
+        value = total + p.gain + rest + p.multiplier * values.remaining(spec.index(*state))
+        move = MoveAdvice(p.column, p.field, p.label, p.points, p.extra_bonus, value, 0.0, p.gain)
+        priced.append((-value, p.column, spec.bits[p.field], move))
     priced.sort(key=lambda item: item[:3])
     best = -priced[0][0] if priced else 0.0
-    moves = tuple(
-        MoveAdvice(
-            m.column, m.field, m.label, m.points, m.extra_bonus, m.expected, best - m.expected
-        )
-        for *_, m in priced
-    )
-    return Advice(variant.id, is_exact(variant), expected, moves)
+    moves = tuple(replace(m, loss=best - m.expected) for *_, m in priced)
+    return Advice(variant.id, is_exact(variant), expected, moves, total)
 
 
 @dataclass(frozen=True)
@@ -219,7 +219,7 @@ def review_seat(
                 best=tuple(m for m in advice.moves if m.best),
                 loss=0.0 if chosen.best else chosen.loss,
                 luck=best.expected - advice.expected,
-                total=sheet_totals(variant, sheet, options).total,
+                total=advice.total + chosen.gain,
             )
         )
     return SeatReview(variant.id, is_exact(variant), start, tuple(reviewed))

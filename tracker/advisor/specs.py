@@ -111,6 +111,20 @@ class Spec:
     def index_of(self, column: Column) -> int:
         return self.index(*self.state_of(column))
 
+    @cached_property
+    def bits(self) -> dict[str, int]:
+        return {field_id: 1 << bit for bit, field_id in enumerate(self.fields)}
+
+    def after(
+        self, state: tuple[int, int, bool], field_id: str, points: int
+    ) -> tuple[int, int, bool]:
+        """The state once `points` are written in the free field `field_id`."""
+        mask, capped, fifty = state
+        bit = self.bits[field_id]
+        if bit >> self.upper_count == 0:  # an upper field
+            capped = min(self.threshold, capped + points)
+        return mask | bit, capped, fifty or (field_id == GENERAL and points == 50)
+
 
 def _column_variant() -> Variant:
     """One column of Kości potrójne on its own: the standard table without the joker and the

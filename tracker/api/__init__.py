@@ -53,7 +53,8 @@ JsonObject = dict[str, Any]
 
 def api_errors(view: Callable[P, R]) -> Callable[P, R | Response]:
     """The one error decorator of the API: a `ServiceError` answers its status, anything the
-    rules refuse (`RulesError`) 400, each as `{"error": message}`."""
+    rules refuse (`RulesError`) 400, each as `{"error": message}` with `"code"` when the error
+    has one."""
 
     @wraps(view)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
@@ -64,7 +65,8 @@ def api_errors(view: Callable[P, R]) -> Callable[P, R | Response]:
         except RulesError as exc:
             message = str(exc)
             # Sheet messages begin with a column prefix ("kolumna 2: ...") that may be absent.
-            return error_response(message[:1].upper() + message[1:], 400)
+            code = None if exc.code is None else str(exc.code)  # the rules' Code, when given
+            return error_response(message[:1].upper() + message[1:], 400, code=code)
 
     return wrapper
 
@@ -94,6 +96,7 @@ from tracker.api import (  # noqa: E402, F401
     corrections,
     games,
     invitations,
+    review,
     rules_api,
     stats,
     transfer,

@@ -42,6 +42,7 @@ def game_json(view: games.GameView) -> JsonObject:
         "version": view.game.version,
         "variant": view.variant.id,
         "options": view.options.as_dict(),
+        "hints": view.game.hints,
         "finished": view.finished,
         "round": table.round,
         "next_seq": view.next_seq,
@@ -114,6 +115,7 @@ def poker_json(view: games.GameView) -> JsonObject:
         "version": view.game.version,
         "variant": "poker",
         "options": view.options.as_dict(),
+        "hints": False,
         "finished": view.finished,
         "round": match.round_number,
         "next_seq": view.next_seq,
@@ -141,7 +143,7 @@ def poker_json(view: games.GameView) -> JsonObject:
 @token_required
 @api_errors
 def create_game() -> tuple[JsonObject, int]:
-    body = read_json_object(frozenset({"variant", "players", "options"}))
+    body = read_json_object(frozenset({"variant", "players", "options", "hints"}))
     if "variant" not in body:
         raise InvalidInput("Brak pola variant.")
     names = body.get("players")
@@ -150,7 +152,10 @@ def create_game() -> tuple[JsonObject, int]:
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
         raise InvalidInput("Pole options musi być obiektem.")
-    return game_json(games.create_game(current_account().id, body["variant"], names, options)), 201
+    # "hints": true or false (default false); true for dice poker is a 400 (no field to choose).
+    hints = body.get("hints", False)
+    view = games.create_game(current_account().id, body["variant"], names, options, hints=hints)
+    return game_json(view), 201
 
 
 @bp.get("/games")

@@ -1,4 +1,5 @@
-"""The rules as JSON, no sign-in: what a roll may score on a sheet, and a round of dice poker.
+"""The rules as JSON, no sign-in: what a roll may score on a sheet, what each choice is worth
+under optimal play (`/advice`, from `tracker.advisor`), and a round of dice poker.
 
 The views only read the request, call `tracker.rules` and shape the answer. Anything the rules
 refuse (a `RulesError`, whose message is Polish and meant for players) is a 400
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.advisor import Advice
 from tracker.api import api_errors, bp, read_json_object
 from tracker.rules import (
     Dice,
@@ -24,6 +26,7 @@ from tracker.rules import (
     rank,
     sheet_totals,
 )
+from tracker.services import reviews
 
 SCORE_KEYS = frozenset({"variant", "dice", "sheet", "options"})
 RANK_KEYS = frozenset({"hands"})
@@ -51,6 +54,20 @@ def score() -> JsonObject:
         **roll_as_json(evaluation),
         **totals_as_json(totals),
     }
+
+
+@bp.post("/advice")
+@api_errors
+def advice() -> JsonObject:
+    """The sheet's expected final total under optimal solitaire play, and with `dice` every
+    move they allow priced the same way, best first. The body and its errors are `/score`'s."""
+    body = read_json_object(SCORE_KEYS)
+    variant = find_table_variant(require(body, "variant"))
+    raw_dice = body.get("dice")
+    dice = None if raw_dice is None else read_dice(raw_dice)
+    options = variant.parse_options(body.get("options"))
+    sheet = parse_sheet(variant, body.get("sheet"))
+    return advice_as_json(reviews.advise(variant, sheet, dice, options))
 
 
 @bp.post("/poker/rank")
@@ -135,6 +152,26 @@ def refusal_as_json(placement: Placement) -> JsonObject:
         "label": placement.label,
         "points": placement.points,
         "reason": placement.reason,
+    }
+
+
+def advice_as_json(found: Advice) -> JsonObject:
+    """Expected points rounded to 2 decimals (the tables hold float32: more would be noise)."""
+    return {
+        "variant": found.variant,
+        "exact": found.exact,
+        "expected": round(found.expected, 2),
+        "moves": [
+            {
+                "column": m.column,
+                "field": m.field,
+                "points": m.points,
+                "extra_bonus": m.extra_bonus,
+                "expected": round(m.expected, 2),
+                "loss": round(m.loss, 2),
+            }
+            for m in found.moves
+        ],
     }
 
 

@@ -1,4 +1,7 @@
 """`GET /api/v1/stats`: the account's statistics of finished games (bearer token required).
+Per player, beside games, wins and totals, `skill`: per table variant, how they chose fields
+against optimal play (`{"games", "turns", "loss_per_turn", "luck_per_game", "exact"}`, floats
+to 2 decimals; `exact` false for Kości potrójne; games played with the hint left out).
 
 Query parameters, all optional: `variant` (a variant id), `player` (a name, case ignored: games
 that player took part in; repeat it for games all of them played together), `from` and `to`

@@ -3,6 +3,7 @@
 from . import (
     corrections,  # noqa: F401  (its routes: correcting an earlier turn)
     players,  # noqa: F401  (the players page: its routes are on `bp`)
+    review,  # noqa: F401  (the review page: each choice in expected points)
 )
 from .views import bp
 

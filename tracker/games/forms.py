@@ -46,6 +46,7 @@ class NewGameForm(PageForm):
         min_entries=DEFAULT_ROWS,
     )
     shuffle = BooleanField("Losuj, kto zaczyna")
+    hints = BooleanField("Podpowiedzi (najlepsze pole według optymalnej gry)")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -95,6 +96,12 @@ class NewGameForm(PageForm):
         if self.is_poker and self.target_wins.data in TARGET_WINS:
             return {"target_wins": int(self.target_wins.data)}
         return None
+
+    @property
+    def hints_chosen(self) -> bool:
+        """The hint, where the variant has fields to choose: dice poker has none, so a box
+        ticked before the poker card was chosen (and then hidden with the rest) is ignored."""
+        return bool(self.hints.data) and self.chosen is not None and not self.is_poker
 
     def add_row(self) -> None:
         if len(self.players.entries) < MAX_PLAYERS:

@@ -2,16 +2,20 @@
 
 Nothing here judges a roll: `TableGame.evaluate` (the rules core) gives every free field's
 points, refusal reasons and notes. This module only arranges them for the screen: which field is
-the best, which zero deserves a second question, which reason is shared by many fields.
+the best, which zero deserves a second question, which reason is shared by many fields. The hint
+of a game that agreed to it („Podpowiedzi”) is `tracker.advisor`'s, arranged the same way.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .. import advisor
 from ..rules import (
     Code,
+    Dice,
     Evaluation,
     Field,
     Placement,
@@ -22,6 +26,8 @@ from ..rules import (
 )
 from ..services.games import GameView, better_than_zero
 from ..store.rows import TurnRow
+
+logger = logging.getLogger(__name__)
 
 
 def cell_name(variant: Variant, field_id: str, column: int) -> str:
@@ -153,6 +159,73 @@ def pencil_marks(evaluation: Evaluation) -> PencilMarks:
         if p.reason and p.reason != shared:
             notes[(p.label, p.reason)] = None
     return PencilMarks(evaluation, pencils, shared, tuple(notes))
+
+
+# --- the hint („Podpowiedzi”) ----------------------------------------------------------------
+
+
+def expected_text(value: float, exact: bool = True) -> str:
+    """An expected total as the screen says it: one decimal, a decimal comma ("254,6"); "≈"
+    before the figures of an approximation (Kości potrójne)."""
+    text = f"{value:.1f}".replace(".", ",").replace("-", "−")
+    return text if exact else f"≈{text}"
+
+
+@dataclass(frozen=True)
+class HintMove:
+    """One field the roll may go to, valued by optimal solitaire play."""
+
+    name: str  # "Ful" or "Ful ×2"
+    field: str
+    column: int
+    expected: str  # the expected final total if the roll is written here: "254,6"
+    loss: str | None  # how much less than the best field ("12,3"); None for the best
+    best: bool  # within `advisor.EQUAL_WITHIN` of the best
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The hint for one roll in a game that agreed to it: the best fields and, on request,
+    every allowed field's expected final total, best first."""
+
+    exact: bool  # False for Kości potrójne: every figure is marked approximate
+    before: str  # the sheet's expected final total before this roll
+    moves: tuple[HintMove, ...]
+
+    @property
+    def best(self) -> tuple[HintMove, ...]:
+        return tuple(m for m in self.moves if m.best)
+
+    def is_best(self, field_id: str, column: int = 0) -> bool:
+        return any(m.field == field_id and m.column == column for m in self.best)
+
+
+def turn_hint(view: GameView, seat: int, dice: Dice | None) -> Hint | None:
+    """The hint for the current player's roll, or None: in a game without the option (the
+    advisor is then not even asked), without five dice, or where the advisor has no table."""
+    if not view.game.hints or dice is None or not advisor.supports(view.variant):
+        return None
+    variant = view.table.variant
+    try:
+        advice = advisor.advise(variant, view.table.sheets[seat], dice, view.options)
+    except advisor.AdvisorUnavailable:
+        logger.warning("No advisor table for %s: the hint is left out.", variant.id)
+        return None
+    if not advice.moves:
+        return None
+    exact = advice.exact
+    moves = tuple(
+        HintMove(
+            name=cell_name(variant, m.field, m.column),
+            field=m.field,
+            column=m.column,
+            expected=expected_text(m.expected, exact),
+            loss=None if m.best else expected_text(m.loss),
+            best=m.best,
+        )
+        for m in advice.moves
+    )
+    return Hint(exact, expected_text(advice.expected, exact), moves)
 
 
 @dataclass(frozen=True)

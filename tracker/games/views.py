@@ -48,6 +48,7 @@ from .turn import (
     join_names,
     pencil_marks,
     sheet_grid,
+    turn_hint,
     turn_text,
     zero_question_text,
 )
@@ -141,6 +142,7 @@ def new() -> ResponseReturnValue:
                 form.names,
                 form.options,
                 shuffle=bool(form.shuffle.data),
+                hints=form.hints_chosen,
             )
         except ServiceError as exc:
             if exc.field == "variant":
@@ -232,6 +234,7 @@ def _render_turn(
         "grid": sheet_grid(variant, seat_sheet, marks) if marks and many else None,
         "field_error": field_error,
         "confirm": confirm,
+        "hint": turn_hint(view, seat, dice) if marks else None,  # None without the option
     }
     if fragment:
         return render_template("games/_fields.html", **context)

@@ -5,13 +5,16 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response as BaseResponse
 
+from tracker import advisor
 from tracker.rules import (
     SCANDINAVIAN,
     STANDARD,
     TABLE_VARIANTS,
     VARIANT_NAMES,
     Hand,
+    Options,
     PokerOptions,
+    empty_sheet,
     explain,
     parse_dice,
 )
@@ -61,7 +64,23 @@ def rules() -> str:
         # 1575: the first Generał for 50, then twelve more five of a kind at +100 each.
         max_all_generals=standard_variant.max_total
         + (standard_variant.turns - 1) * standard_variant.extra_bonus,
+        expected_rows=_expected_rows(),
     )
+
+
+def _expected_rows() -> list[dict[str, str]]:
+    """The expected final total of an empty sheet under optimal play, per variant and option."""
+    rows = []
+    for variant in TABLE_VARIANTS.values():
+        for threshold in variant.bonus_thresholds:
+            options = Options(bonus_threshold=threshold)
+            value = advisor.expected_total(variant, empty_sheet(variant), options)
+            label = variant.name
+            if len(variant.bonus_thresholds) > 1:
+                label += f" (premia od {threshold})"
+            approx = "" if advisor.is_exact(variant) else "≈ "
+            rows.append({"label": label, "value": approx + f"{value:.2f}".replace(".", ",")})
+    return rows
 
 
 # The tie-breaks the settled rules decide, explained by the rules core itself.

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from .errors import RulesError
 from .tables import ALL_FIELD_IDS
-from .variants import Options, Variant
+from .variants import DEFAULT_BONUS_THRESHOLD, Options, Variant
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,17 @@ def is_full(variant: Variant, sheet: Sheet) -> bool:
 def column_totals(
     variant: Variant, column: Column, multiplier: int, options: Options | None = None
 ) -> ColumnTotals:
-    options = options or Options()
+    threshold = options.bonus_threshold if options else DEFAULT_BONUS_THRESHOLD
     table = variant.table
-    upper = sum(column.cells.get(f.id, 0) for f in table.upper_fields)
-    lower = sum(column.cells.get(f.id, 0) for f in table.lower_fields)
-    bonus = table.upper_bonus if upper >= options.bonus_threshold else 0
+    # A column holds only its table's fields (`write` and `parse_sheet` see to it): one pass.
+    upper_ids = table.upper_ids
+    upper = lower = 0
+    for field_id, points in column.cells.items():
+        if field_id in upper_ids:
+            upper += points
+        else:
+            lower += points
+    bonus = table.upper_bonus if upper >= threshold else 0
     total = (upper + bonus + lower + column.extra_bonus) * multiplier
     return ColumnTotals(upper, bonus, lower, column.extra_bonus, multiplier, total)
 

@@ -65,6 +65,10 @@ class Table:
         return tuple(f for f in self.fields if f.section is Section.UPPER)
 
     @cached_property
+    def upper_ids(self) -> frozenset[str]:
+        return frozenset(f.id for f in self.upper_fields)
+
+    @cached_property
     def lower_fields(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.section is Section.LOWER)
 

@@ -21,7 +21,7 @@ from ..models import utcnow
 from ..store import cache
 from ..store import games as store
 from ..store.rows import TurnRow
-from . import game_view, results
+from . import game_view, results, skill
 from .errors import Conflict, InvalidInput, NotFound
 from .game_view import GameView
 from .games import expire_orm_game, locked_game
@@ -102,6 +102,7 @@ def correct_turn(
         corrected = _store(view, old, correction)
         cache.drop(game_id)
         results.store_results(view)
+        skill.update_reviews(view)  # a finished game's reviews follow the corrected turns
         db.session.commit()  # the version, raised by the lock, goes with it
     cache.drop(game_id)
     expire_orm_game(game_id)

@@ -22,13 +22,13 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from .. import rules
+from .. import advisor, rules
 from ..extensions import db
 from ..models import Game, utcnow
 from ..store import cache
 from ..store import games as store
 from ..store.rows import GameLock, TurnRow
-from . import audit, game_view, results
+from . import audit, game_view, results, skill
 from .errors import Conflict, InvalidInput, NotFound
 from .game_view import NO_GAME, GameView, load, stamp
 from .players import players_by_names
@@ -43,6 +43,10 @@ ALREADY_WRITTEN = (
 )
 GAME_OVER = "Gra jest zakończona: wszystkie tabele są pełne."
 MATCH_OVER = "Mecz jest zakończony."
+HINTS_NOT_BOOL = "Pole hints musi mieć wartość true albo false."
+HINTS_NOT_FOR_POKER = (
+    "Podpowiedzi są tylko w grach z tabelą: w pokerze kościanym nie wybiera się pola."
+)
 
 T = TypeVar("T")
 
@@ -58,6 +62,12 @@ class Overtaken(Conflict):
         super().__init__(ALREADY_WRITTEN)
         self.view = view
         self.written = view.turns[expected_seq - 1 :]
+
+
+class NoHintsInPoker(InvalidInput):
+    """„Podpowiedzi” asked for a dice-poker match: it has no field to choose."""
+
+    code = "no_hints_in_poker"
 
 
 class NeedsConfirmation(Exception):  # noqa: N818 (an answer, not an error)
@@ -89,9 +99,12 @@ def create_game(
     *,
     shuffle: bool = False,
     rematch_of: int | None = None,
+    hints: object = False,
 ) -> GameView:
-    """A new game of the account, its players seated as listed (or shuffled)."""
+    """A new game of the account, its players seated as listed (or shuffled); with `hints`,
+    the table agreed to the hint („Podpowiedzi”): its turn screen marks the best field."""
     variant = find_variant(variant_id)
+    check_hints(variant, hints)
     try:
         parsed = variant.parse_options(options or None).as_dict()
     except rules.RulesError as exc:
@@ -113,7 +126,12 @@ def create_game(
             players = players_by_names(account_id, names)
             db.session.flush()  # the new players get their ids
             game, seats = store.insert_game(
-                account_id, variant.id, parsed, [players[i].id for i in order], rematch_of
+                account_id,
+                variant.id,
+                parsed,
+                [players[i].id for i in order],
+                rematch_of,
+                hints=bool(hints),
             )
             db.session.commit()
         state = rules.start_game(variant, len(seats), variant.parse_options(parsed or None))
@@ -122,6 +140,15 @@ def create_game(
         return view
 
     return _retry_on_integrity_error(attempt)
+
+
+def check_hints(variant: rules.AnyVariant, hints: object) -> None:
+    """The hint is a yes or no, and only for a game with a table: dice poker has no field to
+    choose, so the advisor has nothing to say (`advisor.supports`)."""
+    if not isinstance(hints, bool):
+        raise InvalidInput(HINTS_NOT_BOOL, "hints")
+    if hints and not advisor.supports(variant):
+        raise NoHintsInPoker(HINTS_NOT_FOR_POKER, "hints")
 
 
 def _retry_on_integrity_error(attempt: Callable[[], T], attempts: int = 3) -> T:
@@ -214,6 +241,8 @@ def record_turn(
         view.turns.append(turn)
         view.log.append(turn)
         results.store_results(view, {turn.seat})
+        if view.finished:  # only the turn that ends the game pays for its review
+            skill.update_reviews(view)
         db.session.commit()
     expire_orm_game(view.game.id)
     game_view.remember(view)
@@ -349,6 +378,7 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
         store.mark_undone(last.id, last.undone_at)
         cache.drop(view.game.id)
         results.store_results(view)
+        skill.update_reviews(view)  # the game is open again: its reviews go
         db.session.commit()
     expire_orm_game(view.game.id)
     return view
@@ -377,7 +407,9 @@ def rematch(account_id: int, game_id: int) -> GameView:
             raise Conflict("Rewanż można zagrać po zakończeniu gry.")
         names = [s.player.name for s in game.seats]
         names = names[1:] + names[:1]
-        return create_game(account_id, game.variant, names, game.options, rematch_of=game.id)
+        return create_game(
+            account_id, game.variant, names, game.options, rematch_of=game.id, hints=game.hints
+        )
 
 
 __all__ = [
@@ -386,6 +418,7 @@ __all__ = [
     "MAX_TURNS_PER_GAME",
     "GameView",
     "NeedsConfirmation",
+    "NoHintsInPoker",
     "Overtaken",
     "better_than_zero",
     "create_game",

@@ -19,6 +19,7 @@ from ..collation import polish_sorted
 from ..extensions import db
 from ..models import GameSeat, Player, name_key
 from ..store import games as store
+from ..store import skill as skill_store
 from . import audit
 from .accounts import clean_name
 from .errors import Conflict, InvalidInput, NotFound
@@ -190,6 +191,7 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Play
         try:
             locked = store.bump_versions_of_player(source.id)  # their seats get another name
             moved = store.move_seats(source.id, target.id)
+            skill_store.move_reviews(source.id, target.id)  # who plays best follows
             store.bump_versions(sorted(set(moved) - set(locked)))  # a game started meanwhile
             db.session.execute(delete(Player).where(Player.id == source.id))
             audit.record(

@@ -122,6 +122,14 @@ def decimal(x: float | None, places: int = 1) -> str:
     return text.replace(".", ",").replace("-", "−")
 
 
+def signed(x: float | None, places: int = 1) -> str:
+    """+12,3 or −4,5: a figure above or below an expectation ("–" for no value, 0 unsigned)."""
+    if x is None:
+        return "–"
+    text = decimal(x, places)
+    return text if text.startswith("−") or text.strip("0,") == "" else f"+{text}"
+
+
 def percent(x: float | None) -> str:
     return "–" if x is None else f"{round(x * 100)}%"
 

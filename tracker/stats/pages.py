@@ -10,7 +10,7 @@ from ..rules import VARIANT_NAMES
 from ..services import stats
 from ..web import local_zone
 from . import charts
-from .charts import Chart, count, decimal, month_name
+from .charts import Chart, count, decimal, month_name, signed
 
 
 def local_day(moment: datetime) -> str:
@@ -117,13 +117,55 @@ def _histogram_chart(h: stats.Histogram, chart_id: str) -> Chart:
 
 
 def player_charts(report: stats.PlayerReport) -> dict[str, Any]:
-    """The player page's charts: totals over time, and their distribution."""
+    """The player page's charts: totals over time, their distribution, and the expected points
+    given away per turn over time."""
     result: dict[str, Any] = {}
     if report.timeline is not None and report.timeline.points:
         result["timeline"] = _timeline_chart(report.timeline)
     if report.distribution is not None:
         result["distribution"] = _histogram_chart(report.distribution, "chart-totals")
+    if report.skill_timeline is not None and report.skill_timeline.points:
+        result["skill"] = _skill_chart(report.skill_timeline)
     return result
+
+
+def _skill_chart(tl: stats.SkillTimeline) -> Chart:
+    """Expected points given away per turn, game by game (or month by month), with the mean
+    over them all (per turn, not per point) as the dashed line; luck in the data table."""
+    approx = "" if all(p.skill.exact for p in tl.points) else "≈"
+    name = VARIANT_NAMES[tl.variant]
+    total = sum((p.skill for p in tl.points), stats.Skill())
+    mean = total.loss_per_turn or 0.0
+    values = [p.skill.loss_per_turn or 0.0 for p in tl.points]
+
+    def text(p: stats.SkillPoint) -> str:
+        per_turn = f"{approx}{decimal(p.skill.loss_per_turn)}"
+        luck = f"{approx}{signed(p.skill.luck_per_game)}"
+        if tl.per_game:
+            return f"{per_turn} (szczęście {luck})"
+        return f"{per_turn} (szczęście {luck}; {_games(p.skill.games)})"
+
+    if tl.per_game:
+        labels = [_played_on_day(p.at) for p in tl.points]
+        title = f"Oddane oczekiwane punkty na ruch w kolejnych grach – {name}"
+        headers = ("Gra z dnia", "Oddane na ruch")
+    else:
+        labels = [month_name(p.at) for p in tl.points]
+        title = f"Oddane oczekiwane punkty na ruch w kolejnych miesiącach – {name}"
+        headers = ("Miesiąc", "Oddane na ruch")
+    summary = (
+        f"{_games(total.games)}, {count(total.turns, 'ruch', 'ruchy', 'ruchów')}: "
+        f"od {approx}{decimal(min(values))} do {approx}{decimal(max(values))} "
+        f"oczekiwanego punktu na ruch, średnio {approx}{decimal(mean)}. Mniej znaczy lepiej."
+    )
+    data = [(lb, v, text(p)) for lb, v, p in zip(labels, values, tl.points, strict=True)]
+    ends = (labels[0], labels[-1])
+    return charts.line_chart("chart-skill", title, summary, headers, data, ends, mean)
+
+
+def _played_on_day(at: datetime | date) -> str:
+    assert isinstance(at, datetime), "a per-game point is at a moment, not a month"
+    return local_day(at)
 
 
 def _played_on(point: stats.TimelinePoint) -> str:

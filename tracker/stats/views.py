@@ -17,7 +17,7 @@ from ..services import NotFound, players, stats
 from ..services.filters import GameFilter, InvalidFilter, read_filter
 from ..services.inputs import whole_number
 from ..web import account_id, local_zone, plural, signed_in_only
-from .charts import count, decimal, percent
+from .charts import count, decimal, percent, signed
 from .forms import FilterForm
 from .pages import describe, local_day, overview_charts, period, player_charts
 
@@ -110,6 +110,7 @@ def helpers() -> dict[str, Any]:
         "plural": plural,
         "decimal": decimal,
         "percent": percent,
+        "signed": signed,
         "day": local_day,
         "period": period,
     }

@@ -37,6 +37,7 @@ _GAME_COLUMNS = (
     _games.c.rematch_of_id,
     _games.c.uid,
     _games.c.version,
+    _games.c.hints,
 )
 _SEAT_COLUMNS = (
     _seats.c.id,
@@ -198,6 +199,7 @@ def insert_game(
     options: dict[str, Any],
     player_ids: list[int],
     rematch_of: int | None = None,
+    hints: bool = False,
 ) -> tuple[GameRow, list[SeatRow]]:
     """A new game with its players seated in this order; the game as stored."""
     conn = _conn()
@@ -206,6 +208,7 @@ def insert_game(
         "variant": variant,
         "options": options,
         "rematch_of_id": rematch_of,
+        "hints": hints,
     }
     game = GameRow(*conn.execute(_INSERT_GAME, values).one())
     conn.execute(
@@ -234,7 +237,7 @@ def read_game(account_id: int, game_id: int) -> tuple[GameRow, list[SeatRow]] | 
 def read_game_by_id(game_id: int) -> tuple[GameRow, list[SeatRow]]:
     """Any account's game (for maintenance: recomputing, importing)."""
     conn = _conn()
-    game = GameRow(*conn.execute(_GAME_BY_ID, {"game_id": game_id}).one())
+    game = GameRow(*tuple(conn.execute(_GAME_BY_ID, {"game_id": game_id}).one()))
     return game, read_seats(game_id)
 
 

@@ -28,6 +28,7 @@ class GameRow:
     rematch_of_id: int | None
     uid: str  # never given to another game
     version: int  # raised by every write to the game
+    hints: bool = False  # the table agreed to the hint („Podpowiedzi”) when the game started
 
     @property
     def finished(self) -> bool:
@@ -44,6 +45,7 @@ class GameRow:
             self.rematch_of_id,
             self.uid,
             version,
+            self.hints,
         )
 
 

@@ -29,6 +29,7 @@ The modules, along the seams of the work:
 - `figures`: one pass over the seats (figures per player and variant, distributions);
 - `streaks`: one pass over the games (winning streaks, head-to-head);
 - `records`: the highest totals and the most Generały;
+- `skill`: who plays best, from the seat reviews (expected points given away, luck);
 - `player`: the player page; `overview`: the statistics page and the API's summary.
 """
 
@@ -55,19 +56,26 @@ from .results import (
     Overview,
     Pair,
     PlayerReport,
+    PlayerSkill,
     PlayerStats,
     RecentGame,
+    Skill,
+    SkillPoint,
+    SkillTimeline,
     Streak,
     TableFields,
     Timeline,
     TimelinePoint,
+    VariantSkill,
 )
+from .skill import SKILL_TIMELINE_GAMES, skill_by_player, skill_timeline, who_plays_best
 from .streaks import head_to_head, longest_streaks
 
 __all__ = [
     "DEFAULT_TIMEZONE",
     "HISTOGRAM_BINS",
     "RECENT_GAMES",
+    "SKILL_TIMELINE_GAMES",
     "TIMELINE_GAMES",
     "Feat",
     "FieldFigures",
@@ -78,12 +86,17 @@ __all__ = [
     "Overview",
     "Pair",
     "PlayerReport",
+    "PlayerSkill",
     "PlayerStats",
     "RecentGame",
+    "Skill",
+    "SkillPoint",
+    "SkillTimeline",
     "Streak",
     "TableFields",
     "Timeline",
     "TimelinePoint",
+    "VariantSkill",
     "api_summary",
     "best_totals",
     "bin_width",
@@ -100,6 +113,9 @@ __all__ = [
     "player_report",
     "player_stats",
     "recent_games",
+    "skill_by_player",
+    "skill_timeline",
     "sort_key",
     "timeline",
+    "who_plays_best",
 ]

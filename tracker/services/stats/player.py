@@ -40,6 +40,7 @@ from .results import (
     Timeline,
     TimelinePoint,
 )
+from .skill import skill_by_player, skill_timeline
 from .streaks import game_results, pairs_of, streaks_of
 
 # The chart shows every game up to this many, monthly averages beyond.
@@ -187,6 +188,8 @@ def player_report(account_id: int, player: Player, f: GameFilter) -> PlayerRepor
     chart_variant = _chart_variant(stats, f.variant)
     best, generals = feats(account_id, own, groups, pid)
     shown = histograms(g for g in groups if g[VARIANT] == chart_variant)
+    skill = skill_by_player(account_id, own, pid).get(pid, {})
+    skill_shown = chart_variant if chart_variant in skill else next(iter(skill), None)
     return PlayerReport(
         player_id=pid,
         name=player.name,
@@ -208,6 +211,12 @@ def player_report(account_id: int, player: Player, f: GameFilter) -> PlayerRepor
         distribution=shown[0] if shown else None,
         pairs=pairs_of(results, pid),
         recent=recent_games(account_id, own, pid),
+        skill=skill,
+        skill_timeline=(
+            skill_timeline(account_id, own, pid, skill_shown, skill[skill_shown].games)
+            if skill_shown
+            else None
+        ),
     )
 
 

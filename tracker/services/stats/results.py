@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from ..filters import GameFilter
@@ -139,6 +139,71 @@ class MonthCount:
 
 
 @dataclass(frozen=True)
+class Skill:
+    """How one player played some table games of one variant, judged against optimal solitaire
+    play (the seat reviews, `tracker.services.skill`): the expected points their choices gave
+    away, and the luck of their dice (actual total minus what optimal play expected, plus the
+    points given away, so that total = expected start + luck − loss)."""
+
+    games: int = 0
+    turns: int = 0
+    loss: float = 0.0  # expected points given away, in all
+    luck: float = 0.0  # in all
+    exact: bool = True  # false when any figure is approximate (Kości potrójne)
+
+    @property
+    def loss_per_turn(self) -> float | None:
+        return self.loss / self.turns if self.turns else None
+
+    @property
+    def luck_per_game(self) -> float | None:
+        return self.luck / self.games if self.games else None
+
+    def __add__(self, other: Skill) -> Skill:
+        return Skill(
+            self.games + other.games,
+            self.turns + other.turns,
+            self.loss + other.loss,
+            self.luck + other.luck,
+            self.exact and other.exact,
+        )
+
+
+@dataclass(frozen=True)
+class PlayerSkill:
+    player_id: int
+    name: str
+    skill: Skill
+
+
+@dataclass(frozen=True)
+class VariantSkill:
+    """Who plays best in one table variant: players fewest expected points given away per turn
+    first."""
+
+    variant: str
+    exact: bool
+    players: list[PlayerSkill]
+
+
+@dataclass(frozen=True)
+class SkillPoint:
+    at: datetime | date  # a game's end, or the first day of a month
+    skill: Skill
+    game_id: int | None = None  # per game: which one
+
+
+@dataclass(frozen=True)
+class SkillTimeline:
+    """One player's play in one table variant over time: every game, or each month when there
+    are more games than the chart shows."""
+
+    variant: str
+    per_game: bool
+    points: list[SkillPoint]
+
+
+@dataclass(frozen=True)
 class Overview:
     """The statistics page: everything about the filtered games."""
 
@@ -152,6 +217,7 @@ class Overview:
     longest_streak: Streak | None
     pairs: list[Pair]  # most games together first
     distributions: list[Histogram]  # one per table variant played
+    skill: list[VariantSkill] = field(default_factory=list)  # who plays best, per variant
 
 
 @dataclass(frozen=True)
@@ -228,3 +294,5 @@ class PlayerReport:
     distribution: Histogram | None
     pairs: list[Pair]  # this player first
     recent: list[RecentGame]
+    skill: dict[str, Skill] = field(default_factory=dict)  # per table variant reviewed
+    skill_timeline: SkillTimeline | None = None  # of the variant the charts show

@@ -8,7 +8,8 @@ written, corrected ones (`undone_at`) included, in the order they were written::
      "account": "Kowalscy",
      "players": [{"name": "Ala", "created_at": "…"}],
      "games": [{"uid": "<32 hex digits>", "variant": "standard", "options": {…},
-                "started_at": "…", "finished_at": "…" | null, "rematch_of": "<uid>" | null,
+                "hints": false, "started_at": "…", "finished_at": "…" | null,
+                "rematch_of": "<uid>" | null,
                 "seats": [{"player": "Ala", "total": 245, "place": 1, "is_winner": true,
                            "upper_bonuses": 1, "generals": 0, "extra_bonuses": 0}, …],
                 "turns": [{"seq": 1, "seat": 0, "dice": "66612", "field": "sixes",
@@ -17,7 +18,9 @@ written, corrected ones (`undone_at`) included, in the order they were written::
 
 Times are UTC, ISO 8601 with a trailing "Z". Seats are listed in seating order. A seat's
 figures (for poker, `total` is the round wins) are there for people reading the file; an import
-ignores them and derives them again from the turns.
+ignores them and derives them again from the turns. `hints` (the table agreed to the hint,
+„Podpowiedzi”) is true or false, never true for dice poker; a file written before the option
+existed has no such key, and its games are imported without the hint.
 
 Importing trusts nothing in the file: every game's log is replayed through `tracker.rules` in the
 order it was written, undos included, so points that do not match the dice, a turn out of turn,
@@ -26,6 +29,10 @@ whole file with a message that says where, before anything is written. Then the 
 short transactions of whole games, so that the table's turns are not kept waiting, and it is
 idempotent: games are matched by `uid` within the account, players by name with case ignored,
 so importing a file again adds only what is missing (an interrupted import is completed so).
+Once the games are written, the finished table games of the file that lack them get their
+seat reviews ("who plays best", `services.skill`), judged from the turns like every derived
+figure, one short transaction a game; without the advisor they stay missing (logged) and the
+import still succeeds.
 
 The package, one module a job:
 

@@ -16,9 +16,10 @@ from ...rules import Dice
 FORMAT = "kosci-export"
 VERSION = 1
 # An account's export outgrows the app's 1 MB request limit after a few hundred games; the
-# import endpoints accept files up to this size. The largest takes a few seconds to check and
-# write on a 2-core machine, well inside the server's 30 s timeout (docs/benchmarks.md,
-# "Import"). A game may hold `games.MAX_TURNS_PER_GAME` turns in force, as in play.
+# import endpoints accept files up to this size. The largest takes about ten seconds to check
+# and write on a 2-core machine; judging its finished table games afterwards (the seat reviews)
+# takes about 23 ms a game, some 90 s more for the largest (docs/benchmarks.md, "Import").
+# A game may hold `games.MAX_TURNS_PER_GAME` turns in force, as in play.
 MAX_FILE_BYTES = 32 * 1024 * 1024
 
 REFUSED = "Nic nie zaimportowano."
@@ -26,7 +27,17 @@ REFUSED = "Nic nie zaimportowano."
 TOP_KEYS = frozenset({"format", "version", "exported_at", "account", "players", "games"})
 PLAYER_KEYS = frozenset({"name", "created_at"})
 GAME_KEYS = frozenset(
-    {"uid", "variant", "options", "started_at", "finished_at", "rematch_of", "seats", "turns"}
+    {
+        "uid",
+        "variant",
+        "options",
+        "hints",
+        "started_at",
+        "finished_at",
+        "rematch_of",
+        "seats",
+        "turns",
+    }
 )
 SEAT_KEYS = frozenset(
     {"player", "total", "place", "is_winner", "upper_bonuses", "generals", "extra_bonuses"}
@@ -114,3 +125,4 @@ class CheckedGame:
     players: list[str]  # name keys, in seating order
     turns: list[CheckedTurn]  # the whole log, in the order of writing
     figures: list[dict[str, Any]]  # per seat: what `results.store_results` would store
+    hints: bool = False  # the table agreed to the hint („Podpowiedzi”): never in dice poker

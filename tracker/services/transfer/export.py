@@ -83,6 +83,7 @@ def _game_entry(game: Game, turns: list[Turn], uids: dict[int, str]) -> dict[str
         "uid": game.uid,
         "variant": game.variant,
         "options": dict(game.options or {}),
+        "hints": game.hints,
         "started_at": iso(game.started_at),
         "finished_at": iso(game.finished_at),
         "rematch_of": uids.get(game.rematch_of_id) if game.rematch_of_id else None,

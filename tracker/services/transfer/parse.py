@@ -18,6 +18,7 @@ from ... import rules
 from ...models import name_key
 from .. import inputs
 from ..errors import InvalidInput
+from ..games import check_hints
 from ..players import validate_name
 from .document import (
     FORMAT,
@@ -274,6 +275,16 @@ def _variant(raw: object) -> rules.AnyVariant:
     return rules.VARIANTS[raw]
 
 
+def _hints(variant: rules.AnyVariant, raw: object) -> bool:
+    """Whether the table agreed to the hint: true or false (a file written before the option
+    existed has no such key: false), and never for dice poker, as when a game is started."""
+    try:
+        check_hints(variant, raw)
+    except InvalidInput as exc:
+        raise Refused(exc.message) from exc
+    return raw is True
+
+
 def _rematch_of(raw: object, uid: str) -> str | None:
     if raw is not None and (not isinstance(raw, str) or not _UID.fullmatch(raw) or raw == uid):
         raise Refused("pole rematch_of musi być uid innej gry albo null.")
@@ -290,6 +301,7 @@ def parse_game(raw: object, number: int, players: Players) -> CheckedGame:
         started = _required_time(data["started_at"], "started_at")
         where = f"{where} z {started.day}.{started:%m.%Y}, {variant.name}"
         options = _parse_options(variant, data.get("options"))
+        hints = _hints(variant, data.get("hints", False))
         finished = _time(data.get("finished_at"), "finished_at", optional=True)
         rematch_of = _rematch_of(data.get("rematch_of"), uid)
         keys = _parse_seats(data["seats"], variant, players)
@@ -304,7 +316,7 @@ def parse_game(raw: object, number: int, players: Players) -> CheckedGame:
     elif finished is None:  # as the file says, else when its last turn in force was written
         finished = replayed.in_force[-1].created_at if replayed.in_force else started
     return CheckedGame(
-        uid, variant.id, options, started, finished, rematch_of, keys, log, replayed.figures
+        uid, variant.id, options, started, finished, rematch_of, keys, log, replayed.figures, hints
     )
 
 

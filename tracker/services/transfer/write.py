@@ -3,22 +3,26 @@
 Games are written in batches of whole games (`BATCH_ROWS`), each one transaction, with a pause
 after each so that the table's turns get the write lock in between. Games are matched by `uid`
 within the account and players by name with case ignored, so importing a file again adds only
-what is missing (an interrupted import is completed so).
+what is missing (an interrupted import is completed so). Then the file's finished table games
+that have no seat reviews get them (`skill.review_games`: each judged outside any transaction,
+stored in one of its own), the games just written and any an interrupted import left without.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
-from ...models import Game, GameSeat, Player, Turn, utcnow
-from .. import audit
+from ...models import Game, GameSeat, Player, SeatReview, Turn, utcnow
+from ...rules import VARIANTS
+from .. import audit, skill
 from ..errors import Conflict, InvalidInput
 from .document import REFUSED, CheckedGame, Players, Refused
 from .export import require_account
@@ -32,6 +36,8 @@ BATCH_ROWS = 4000
 # turns of the table get in between batches.
 PAUSE_RATIO = 1.0
 
+logger = logging.getLogger(__name__)
+
 SAME_TIME = (
     "W tym samym czasie zapisano te same gry (może trwał drugi import). Spróbuj jeszcze raz: "
     "gry, które już są na koncie, zostaną pominięte."
@@ -41,11 +47,24 @@ _games_table = Game.__table__
 _seats_table = GameSeat.__table__
 _turns_table = Turn.__table__
 _players_table = Player.__table__
+_reviews_table = SeatReview.__table__
 
 _SET_REMATCH = (
     update(_games_table)
     .where(_games_table.c.id == bindparam("game_id"))
     .values(rematch_of_id=bindparam("target_id"))
+)
+# The account's finished table games without seat reviews (uid, id): of these, the file's
+# games are reviewed after an import.
+_UNREVIEWED = (
+    select(_games_table.c.uid, _games_table.c.id)
+    .where(
+        _games_table.c.account_id == bindparam("account_id"),
+        _games_table.c.finished_at.is_not(None),
+        _games_table.c.variant.in_(sorted(v.id for v in VARIANTS.values() if v.kind == "table")),
+        ~exists().where(_reviews_table.c.game_id == _games_table.c.id),
+    )
+    .order_by(_games_table.c.id)
 )
 
 
@@ -56,6 +75,7 @@ class ImportResult:
     games: int
     players: int
     skipped: int = 0  # games of the file the account already had
+    reviewed: int = 0  # finished table games given their seat reviews ("who plays best")
 
 
 def import_account(
@@ -71,7 +91,13 @@ def import_account(
     still missing. Conflict when the same games were written meanwhile by another import; the
     games written before it stay, and importing again completes the file.
 
-    `timings`, when given, receives the seconds spent checking (`validate`) and writing (`write`).
+    Once the games are written, the file's finished table games without seat reviews get them,
+    one short transaction a game (`_review`); should the advisor be unavailable, they stay
+    without (logged: `flask --app tracker advisor recompute` or importing the file again fills
+    them in), and the import has succeeded all the same.
+
+    `timings`, when given, receives the seconds spent checking (`validate`), writing (`write`)
+    and reviewing (`review`).
     """
     began = time.perf_counter()
     require_account(account_id)
@@ -88,19 +114,55 @@ def import_account(
     except Refused as exc:
         raise InvalidInput(f"{REFUSED} {exc.message}") from exc
     skipped = len(parsed) - len(new)
+    uids = {g.uid for g in parsed}
     del parsed, new
     checked = time.perf_counter()
     games_written, players_written = write_games(account_id, players, ordered, known)
-    if timings is not None:
-        timings["validate"] = checked - began
-        timings["write"] = time.perf_counter() - checked
+    written = time.perf_counter()
     audit.record(
         audit.IMPORT,
         account_id,
         f"gry: {games_written}, gracze: {players_written}, pominięte: {skipped}",
         commit=True,
     )
-    return ImportResult(games=games_written, players=players_written, skipped=skipped)
+    reviewed = _review(account_id, uids)
+    if timings is not None:
+        timings["validate"] = checked - began
+        timings["write"] = written - checked
+        timings["review"] = time.perf_counter() - written
+    return ImportResult(
+        games=games_written, players=players_written, skipped=skipped, reviewed=reviewed
+    )
+
+
+def _review(account_id: int, uids: set[str]) -> int:
+    """Give the file's finished table games that lack them their seat reviews, one game a
+    transaction (`skill.review_games`); how many games got them. The games are in already, so
+    nothing here fails the import: a game the advisor cannot judge is logged by `skill`, and
+    any other failure is logged and ends the reviewing (the rest wait for `advisor recompute`
+    or the same file imported again)."""
+    reviewed = unavailable = 0
+    try:
+        rows = db.session.execute(_UNREVIEWED, {"account_id": account_id}).all()
+        db.session.rollback()  # end the read
+        game_ids = [game_id for uid, game_id in rows if uid in uids]
+        for game_id in game_ids:
+            done = skill.review_games([game_id])
+            reviewed += done.reviewed
+            unavailable += done.unavailable
+    except Exception:
+        db.session.rollback()
+        logger.exception(
+            "Import into account %s: reviewing its games stopped after %s.", account_id, reviewed
+        )
+    if unavailable:
+        logger.warning(
+            "Import into account %s: %s finished table games left without a review (advisor "
+            "unavailable).",
+            account_id,
+            unavailable,
+        )
+    return reviewed
 
 
 def _games_of(account_id: int) -> tuple[dict[str, int], set[int]]:
@@ -276,6 +338,7 @@ def _insert_games(
                 "uid": g.uid,
                 "variant": g.variant,
                 "options": g.options,
+                "hints": g.hints,
                 "started_at": g.started_at,
                 "finished_at": g.finished_at,
                 "rematch_of_id": ids.get(g.rematch_of) if g.rematch_of else None,

@@ -1,0 +1,114 @@
+"""The review of a game on a 360 px phone: a standard game for two, its first round tapped on
+the turn screen and the rest written through the services, then the finished screen's
+„Przegląd gry”: each player's turns with the best field, the sums and the SVG chart, without
+sideways scrolling (the turn table scrolls inside its own box) and with large tap targets."""
+
+from __future__ import annotations
+
+import re
+
+from live import LiveServer
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+
+from tracker.extensions import db
+from tracker.models import Account, name_key
+from tracker.rules import TableGame
+from tracker.services import games
+
+from .phone import STANDARD, no_sideways_scroll, play_turn, sign_up, start_game
+
+PHONE_WIDTH = 360
+NAMES = ["Ala", "Ola"]
+# The first round, tapped: the same straight, written small by Ala (the large one is worth ~15
+# expected points more) and large by Ola.
+FIRST_ROUND = [("12345", "small_straight"), ("12345", "large_straight")]
+ALA_REST = [
+    ("11123", "ones"),
+    ("22234", "twos"),
+    ("33345", "threes"),
+    ("44456", "fours"),
+    ("55561", "fives"),
+    ("66612", "sixes"),
+    ("44412", "three_of_a_kind"),
+    ("55551", "four_of_a_kind"),
+    ("22333", "full_house"),
+    ("23456", "large_straight"),
+    ("11111", "five_of_a_kind"),
+    ("65433", "chance"),
+]
+OLA_REST = [
+    ("11456", "ones"),
+    ("22136", "twos"),
+    ("33124", "threes"),
+    ("44123", "fours"),
+    ("55123", "fives"),
+    ("66123", "sixes"),
+    ("33345", "three_of_a_kind"),
+    ("22221", "four_of_a_kind"),
+    ("44455", "full_house"),
+    ("23451", "small_straight"),
+    ("55555", "five_of_a_kind"),
+    ("65432", "chance"),
+]
+
+
+def small_tap_targets(page: Page) -> list[str]:
+    """Links, buttons and summaries in the page's content under 44 px high (a link inside a
+    sentence excepted)."""
+    page.wait_for_load_state("load")
+    return page.evaluate(
+        """() => [...document.querySelectorAll('main a, main button, main summary')]
+            .filter(e => e.offsetParent !== null)
+            .filter(e => !(e.tagName === 'A' && e.closest('p')))
+            .filter(e => e.getBoundingClientRect().height < 44)
+            .map(e => e.outerHTML.slice(0, 80))"""
+    )
+
+
+def test_the_review_of_a_finished_game_on_a_phone(page: Page, live_server: LiveServer, screenshot):
+    account = sign_up(page)
+    start_game(page, "Kości (tabela polska)", NAMES)
+    game_id = int(re.search(r"/gry/(\d+)$", page.url).group(1))  # type: ignore[union-attr]
+    game = TableGame(STANDARD, len(NAMES))
+    for dice, field_id in FIRST_ROUND:
+        play_turn(page, game, NAMES, dice, field_id)
+    with live_server.app.app_context():
+        account_id = db.session.scalar(
+            select(Account.id).where(Account.name_key == name_key(account))
+        )
+        for ala, ola in zip(ALA_REST, OLA_REST, strict=True):
+            for dice, field_id in (ala, ola):
+                games.record_turn(account_id, game_id, dice, field_id, 0)
+
+    page.goto(f"/gry/{game_id}")
+    expect(page.get_by_role("heading", name=re.compile("Wygrywa|Remis"))).to_be_visible()
+    page.get_by_role("link", name="Przegląd gry").click()
+
+    expect(page).to_have_url(re.compile(rf"/gry/{game_id}/przeglad$"))
+    expect(page.get_by_role("heading", name="Przegląd gry", level=1)).to_be_visible()
+    ala = page.locator("#gracz-1")
+    first = ala.locator('tr[data-seq="1"]')
+    expect(first.locator("[data-best]")).to_have_text("Duży strit 40")
+    expect(first.locator("[data-turn-loss]")).to_have_text("15,0")
+    ola_first = page.locator('#gracz-2 tr[data-seq="2"]')
+    expect(ola_first).to_have_class("is-best")
+    expect(page.locator("svg.chart-svg")).to_have_count(2)
+    expect(ala.locator("svg.chart-svg")).to_be_visible()
+    # On a mobile profile `window.innerWidth` grows with a page that overflows, so measure
+    # against the phone's own 360 px too.
+    assert no_sideways_scroll(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
+    assert small_tap_targets(page) == []
+    # The turn table is wider than the phone only inside its own box, if at all.
+    box = ala.locator(".review-turns").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= PHONE_WIDTH
+    # The players' summary fits whole: no column hidden behind a sideways swipe.
+    summary = page.locator(".review-summary")
+    assert summary.evaluate("e => e.scrollWidth - e.clientWidth") <= 0
+    screenshot(page, "review")
+
+    page.get_by_role("link", name="Ola").click()  # the summary's names jump to each player
+    expect(page).to_have_url(re.compile("#gracz-2$"))
