@@ -63,13 +63,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 LIVE_GROUP = pytest.mark.xdist_group("live")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.is_relative_to(BROWSER_TESTS_DIR):
-            item.add_marker(pytest.mark.browser)
-            item.add_marker(LIVE_GROUP)
-        elif item.path.is_relative_to(E2E_TESTS_DIR):
-            item.add_marker(pytest.mark.e2e)
-            item.add_marker(LIVE_GROUP)
-            if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
-                item.add_marker(pytest.mark.browser)  # an end-to-end test with phones
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Marks by folder, as each test is collected: before any plugin's
+    `pytest_collection_modifyitems` (xdist's loadgroup reads the groups there)."""
+    if item.path.is_relative_to(BROWSER_TESTS_DIR):
+        item.add_marker(pytest.mark.browser)
+        item.add_marker(LIVE_GROUP)
+    elif item.path.is_relative_to(E2E_TESTS_DIR):
+        item.add_marker(pytest.mark.e2e)
+        item.add_marker(LIVE_GROUP)
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)  # an end-to-end test with phones

@@ -28,7 +28,7 @@ def sheet_of(variant, cells, extra_bonus=0):
         pytest.param(ORDERED, 63, 130.2860, id="ordered-63"),
         pytest.param(ORDERED, 42, 149.6468, id="ordered-42"),
         pytest.param(SCANDINAVIAN, 63, 248.4400, id="scandinavian"),
-        pytest.param(TRIPLE, 63, 6 * 245.8708, id="triple-approximation"),
+        pytest.param(TRIPLE, 63, 6 * 245.8708 + 221.7, id="triple-approximation"),
     ],
 )
 def test_the_expected_total_of_an_empty_sheet(variant, threshold, expected):
@@ -185,3 +185,21 @@ def test_every_move_the_rules_allow_is_priced_and_none_other(data):
     # The value before the roll is at most what the best answer to a good roll is worth and
     # never below what the sheet already holds.
     assert advice.expected >= rules.sheet_totals(STANDARD, partial).total
+
+
+def test_the_triple_calibration_changes_no_advice_only_the_expectation():
+    """Every move of a turn leaves as many free fields: the term shifts all moves alike."""
+    sheet = empty_sheet(TRIPLE)
+    advice = advisor.advise(TRIPLE, sheet, (3, 3, 4, 5, 6))
+    plain = sum(m * store.table("triple-column-63").empty_expected for m in (1, 2, 3))
+    assert advice.expected == pytest.approx(plain + advisor.TRIPLE_FLEX_POINTS, abs=1e-3)
+    flex_after = advisor.TRIPLE_FLEX_POINTS * (38 / 39) ** advisor.TRIPLE_FLEX_POWER
+    for move in advice.moves:
+        col = sheet[move.column].write(move.field, move.points, move.extra_bonus)
+        after = sheet[: move.column] + (col,) + sheet[move.column + 1 :]
+        assert move.expected == pytest.approx(advisor.expected_total(TRIPLE, after), abs=1e-6)
+        lone = rules.sheet_totals(TRIPLE, after).total + sum(
+            mult * store.table("triple-column-63").remaining(SPECS["triple-column-63"].index_of(c))
+            for c, mult in zip(after, (1, 2, 3), strict=True)
+        )
+        assert move.expected - lone == pytest.approx(flex_after, abs=1e-6)

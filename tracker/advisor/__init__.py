@@ -13,7 +13,8 @@ tables built by `tracker/advisor/build.py` (numpy, offline) from exactly the rul
 Values are for optimal *solitaire* play: the most points on average, not the best chance to
 beat the others. `standard`, `ordered` (63 and 42) and `scandinavian` are exact; `triple` is an
 approximation (each column valued as a lone column without joker and extra bonus, times its
-multiplier) and every figure it gives says so (`exact` false). Dice poker has no field choice.
+multiplier, plus a measured term for the choice among three columns, `_flexibility`) and every
+figure it gives says so (`exact` false). Dice poker has no field choice.
 """
 
 from __future__ import annotations
@@ -94,6 +95,30 @@ def _spec(variant: Variant, options: Options | None) -> Spec:
     return spec
 
 
+# Kości potrójne: three lone columns undervalue a sheet whose every roll may go to any of three
+# columns. Measured by bench/advisor_triple.py (500 games played by this approximation, seed
+# 20261202): the realised total exceeds Σ multiplier × column value by 221.7 ± 12.5 before the
+# first turn, 133.9 before turn 14, 48.6 before turn 27, 2.2 before the last; about
+# 221.7 × (free / 39) ^ 1.3. The term depends only on how many fields are free, the same after
+# every move of a turn, so it changes no advice; it makes the expected totals and the luck of
+# a triple game unbiased on average (docs/benchmarks.md, "Kości potrójne approximation").
+TRIPLE_FLEX_POINTS = 221.7
+TRIPLE_FLEX_POWER = 1.3
+
+
+def _flexibility(variant: Variant, free: int) -> float:
+    """The calibrated value of choosing among several columns, with `free` fields left."""
+    if variant.columns == 1 or free <= 0:
+        return 0.0
+    fields = len(variant.table.fields) * variant.columns
+    share: float = (free / fields) ** TRIPLE_FLEX_POWER
+    return TRIPLE_FLEX_POINTS * share
+
+
+def _free(variant: Variant, sheet: Sheet) -> int:
+    return len(variant.table.fields) * variant.columns - sum(len(c.cells) for c in sheet)
+
+
 def _column_remaining(spec: Spec, variant: Variant, sheet: Sheet) -> list[float]:
     """Each column's points still to come, times its multiplier."""
     values = table(spec.key)
@@ -104,7 +129,8 @@ def _column_remaining(spec: Spec, variant: Variant, sheet: Sheet) -> list[float]
 
 
 def _remaining(spec: Spec, variant: Variant, sheet: Sheet) -> float:
-    return sum(_column_remaining(spec, variant, sheet))
+    columns = sum(_column_remaining(spec, variant, sheet))
+    return columns + _flexibility(variant, _free(variant, sheet))
 
 
 def expected_total(variant: Variant, sheet: Sheet, options: Options | None = None) -> float:
@@ -125,15 +151,16 @@ def advise(
         mult * values.remaining(spec.index(*state))
         for state, mult in zip(states, variant.multipliers, strict=True)
     ]
-    remaining = sum(columns)
-    expected = total + remaining
+    free = _free(variant, sheet)
+    columns_sum = sum(columns)
+    expected = total + columns_sum + _flexibility(variant, free)
     if dice is None:
         return Advice(variant.id, is_exact(variant), expected, (), total)
     priced: list[tuple[float, int, int, MoveAdvice]] = []
     for p in evaluate(variant, sheet, dice, options).moves:
         # A move changes one column: only its new state is looked up.
         state = spec.after(states[p.column], p.field, p.points)
-        rest = remaining - columns[p.column]
+        rest = columns_sum - columns[p.column] + _flexibility(variant, free - 1)
         value = total + p.gain + rest + p.multiplier * values.remaining(spec.index(*state))
         move = MoveAdvice(p.column, p.field, p.label, p.points, p.extra_bonus, value, 0.0, p.gain)
         priced.append((-value, p.column, spec.bits[p.field], move))
