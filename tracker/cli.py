@@ -18,6 +18,7 @@ from flask_migrate import upgrade
 
 from tracker.backup import BackupError, BackupSchedule, parse_keep, sqlite_file
 from tracker.extensions import db
+from tracker.services import reviewer
 
 DEFAULT_PORT = 8000
 
@@ -135,12 +136,17 @@ def _run_server(
 
         if schedule is not None:
             schedule.start()
+        reviewer.review_missing(app)  # in a thread: the games an import left without reviews
         # One process; waitress reads every request whole before a thread takes it, so a
         # stalled client holds no thread.
         serve(app, host=host, port=port, threads=max(workers * threads, 4))
     else:
         # The backups run in a thread of the main process, started before the workers are
-        # forked: one thread however many workers, and none in the workers.
+        # forked: one thread however many workers, and none in the workers. The reviews an
+        # import left undone are looked for as each worker starts, in a thread of the worker
+        # (one worker at a time does the work): the reviewer writes through the writers' queue
+        # (a thread lock, a flock), and a worker forked while the main process held it would
+        # hold it for good.
         _serve_with_granian(
             app,
             host,
@@ -149,6 +155,7 @@ def _run_server(
             threads,
             access_log=access_log,
             on_startup=None if schedule is None else schedule.start,
+            on_worker_start=lambda: reviewer.review_missing(app),
         )
 
 
@@ -161,6 +168,7 @@ def _serve_with_granian(
     *,
     access_log: bool = False,
     on_startup: Callable[[], object] | None = None,
+    on_worker_start: Callable[[], object] | None = None,
 ) -> None:
     """granian with `serve`'s settings: HTTP/1.1 with kept-alive connections, the WSGI app run
     by `threads` threads in each of `workers` forked processes.
@@ -169,7 +177,8 @@ def _serve_with_granian(
     request costs the server a fraction of what gunicorn's Python loop costs, and a client
     that stalls holds no app thread. Forwarded headers are not read by granian: the app
     believes them only when `KOSCI_PROXY_HOPS` says a proxy sets them (werkzeug's ProxyFix,
-    in `create_app`)."""
+    in `create_app`). `on_startup` runs in the main process before the workers are forked,
+    `on_worker_start` in each worker process as it starts (also one started again)."""
     from granian.constants import HTTPModes, Interfaces
     from granian.server import Server
 
@@ -187,8 +196,15 @@ def _serve_with_granian(
     )
     if on_startup is not None:
         server.on_startup(on_startup)
-    # Workers are forked (Linux, macOS with fork): the loader hands them the app built here.
-    server.serve(target_loader=lambda *_args, **_kwargs: app, wrap_loader=False)
+
+    def load(*_args: object, **_kwargs: object) -> Flask:
+        if on_worker_start is not None:
+            on_worker_start()
+        return app
+
+    # Workers are forked (Linux, macOS with fork): the loader, called in each, hands them the
+    # app built here.
+    server.serve(target_loader=load, wrap_loader=False)
 
 
 def backup_schedule(app: Flask) -> BackupSchedule | None:

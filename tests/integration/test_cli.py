@@ -20,6 +20,7 @@ from sqlalchemy import inspect
 
 from tracker import cli, create_app
 from tracker.extensions import MIGRATIONS_DIR, db
+from tracker.services import reviewer
 
 
 def test_serve_help_lists_its_options(runner: FlaskCliRunner):
@@ -181,6 +182,8 @@ def granian_server(app: Flask, monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -
     monkeypatch.setattr("granian.server.Server", FakeGranian)
     monkeypatch.setattr(cli.sys, "platform", "linux")
     cli.run_server(app, "127.0.0.1", 8000, 3, cli.DEFAULT_THREADS, **kwargs)
+    # Loading the app as a worker does started the reviewer of missing reviews: let it end.
+    assert reviewer.wait(app, 30)
     [server] = FakeGranian.made
     return server
 

@@ -29,7 +29,16 @@ from sqlalchemy import func, select, text
 from tracker import create_app
 from tracker.extensions import db
 from tracker.models import Game
-from tracker.services import Conflict, InvalidInput, accounts, games, players, results, transfer
+from tracker.services import (
+    Conflict,
+    InvalidInput,
+    accounts,
+    games,
+    players,
+    results,
+    reviewer,
+    transfer,
+)
 from tracker.services.filters import GameFilter
 
 from .apps import built_once, dispose_engines
@@ -1017,6 +1026,7 @@ def test_importing_through_the_page_with_csrf(app: Flask, family: dict[str, Any]
     assert first.status_code == 303
     assert first.headers["Location"] == "/konto/dane"
     assert "Zaimportowano 6 gier i 4 graczy." in page
+    assert "w tle" not in page  # every review was stored before the answer
     assert second.status_code == 303
     assert "nie wniósł nic nowego" in again
     assert account_records(app, family["target"]) == account_records(app, family["source"])
@@ -1033,6 +1043,18 @@ def test_the_page_says_which_games_were_already_there(app: Flask, family: dict[s
 
     page = client.get("/konto/dane").get_data(as_text=True)
     assert "Zaimportowano 3 gry i 0 graczy. Pominięto 3 gry, które już były na koncie." in page
+
+
+@pytest.mark.parametrize("app_config", [{"KOSCI_IMPORT_REVIEW_SECONDS": 0}])
+def test_the_page_says_when_reviews_are_left_to_the_background(app: Flask, family: dict[str, Any]):
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+
+    upload(client, json.dumps(family["document"]).encode(), page_csrf(client, "/konto/dane"))
+    assert reviewer.wait(app, 60)
+
+    page = client.get("/konto/dane").get_data(as_text=True)
+    assert "Zaimportowano 6 gier i 4 graczy. Oceny części gier zostaną policzone w tle." in page
 
 
 def test_importing_through_the_page_without_csrf_is_refused(app: Flask, family: dict[str, Any]):

@@ -5,11 +5,13 @@ A seat's review is derived from its turns like every cached figure: the turn tha
 stores the reviews of all its seats in the same transaction (only that turn pays, about 20 ms
 for six players on the Polish table); the undo that reopens the game drops them; a correction
 of a finished game rewrites them; an import reviews the games it brings once they are written
-(`review_games`); `flask --app tracker advisor recompute` rewrites them all.
+(`review_games`: for a couple of seconds, then a background thread, `services.reviewer`);
+`flask --app tracker advisor recompute` rewrites them all.
 
 Where the advisor has no table for the variant (or no advice at all: dice poker), the game is
 written as always and its reviews stay missing, with a warning in the log; the recomputation
-fills them in once the table is there.
+fills them in once the table is there, and so does `serve` when it starts (every finished
+table game without reviews: also those of a server stopped while it reviewed an import).
 """
 
 from __future__ import annotations
@@ -134,9 +136,12 @@ class Reviewed:
     unavailable: int
 
 
-def review_games(game_ids: Iterable[int]) -> Reviewed:
+def review_games(game_ids: Iterable[int], *, only_missing: bool = False) -> Reviewed:
     """Store the reviews of these games (of any account) from their turns, one short write
-    transaction a game: for games just written in bulk (an import).
+    transaction a game: for games just written in bulk (an import). With `only_missing`, a
+    game that has reviews already is skipped: every write keeps a game's reviews in step with
+    its turns, so they are current (another worker's reviewer, or an earlier import, stored
+    them).
 
     Each game is read and judged outside any write transaction (a game of 2–4 players takes
     10–70 ms of CPU), then its rows are stored under the game's lock in a transaction of its
@@ -148,6 +153,8 @@ def review_games(game_ids: Iterable[int]) -> Reviewed:
     reviewed = unavailable = 0
     for game_id in game_ids:
         try:
+            if only_missing and store.has_reviews(game_id):
+                continue
             game, seats = game_store.read_game_by_id(game_id)
             turns = game_store.turns_in_force(game_id) if game.finished else []
         except NoResultFound:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, delete, insert, or_, select, update
+from sqlalchemy import bindparam, delete, exists, insert, or_, select, update
 
 from ..extensions import db
 from ..models import Game, SeatReview, utcnow
@@ -47,6 +47,11 @@ _REVIEWABLE = (
     .where(_games.c.finished_at.is_not(None), _games.c.variant.not_in(_NO_TABLE))
     .order_by(_games.c.id)
 )
+# Finished table games without a single review: those an import left to its background
+# reviewer when the server stopped, or that the advisor could not judge (no table). `serve`
+# completes them when it starts; the index of (game_id, seat) answers the NOT EXISTS.
+_UNREVIEWED = _REVIEWABLE.where(~exists().where(_reviews.c.game_id == _games.c.id))
+_HAS_REVIEWS = select(exists().where(_reviews.c.game_id == bindparam("game_id")))
 # Reviews no game should have (its end taken back, or a game without a table): what a
 # recomputation removes.
 _DELETE_STALE = delete(_reviews).where(
@@ -116,6 +121,15 @@ def move_reviews(from_player: int, to_player: int) -> None:
 
 def reviewable_game_ids() -> list[int]:
     return list(db.session.connection().execute(_REVIEWABLE).scalars())
+
+
+def unreviewed_game_ids() -> list[int]:
+    """Every finished table game of every account that has no review, oldest first."""
+    return list(db.session.connection().execute(_UNREVIEWED).scalars())
+
+
+def has_reviews(game_id: int) -> bool:
+    return bool(db.session.connection().execute(_HAS_REVIEWS, {"game_id": game_id}).scalar())
 
 
 def delete_stale_reviews() -> int:

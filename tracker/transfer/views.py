@@ -124,12 +124,16 @@ def upload() -> ResponseReturnValue:
 
 
 def _result_text(result: transfer.ImportResult) -> str:
+    later = " Oceny części gier zostaną policzone w tle." if result.review_pending else ""
     if not result.games and not result.players:
-        return "Plik jest poprawny, ale nie wniósł nic nowego: wszystkie jego gry już są na koncie."
+        return (
+            "Plik jest poprawny, ale nie wniósł nic nowego: wszystkie jego gry już są na koncie."
+            + later
+        )
     games = f"{result.games} {plural(result.games, 'grę', 'gry', 'gier')}"
     players = f"{result.players} {plural(result.players, 'gracza', 'graczy', 'graczy')}"
     text = f"Zaimportowano {games} i {players}."
     if result.skipped:
         skipped = plural(result.skipped, "grę", "gry", "gier")
         text += f" Pominięto {result.skipped} {skipped}, które już były na koncie."
-    return text
+    return text + later

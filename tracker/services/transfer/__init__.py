@@ -31,8 +31,9 @@ idempotent: games are matched by `uid` within the account, players by name with 
 so importing a file again adds only what is missing (an interrupted import is completed so).
 Once the games are written, the finished table games of the file that lack them get their
 seat reviews ("who plays best", `services.skill`), judged from the turns like every derived
-figure, one short transaction a game; without the advisor they stay missing (logged) and the
-import still succeeds.
+figure, one short transaction a game: for a couple of seconds before the import answers, the
+rest in a background thread once it has (`services.reviewer`); without the advisor they stay
+missing (logged) and the import still succeeds.
 
 The package, one module a job:
 

@@ -5,7 +5,9 @@ after each so that the table's turns get the write lock in between. Games are ma
 within the account and players by name with case ignored, so importing a file again adds only
 what is missing (an interrupted import is completed so). Then the file's finished table games
 that have no seat reviews get them (`skill.review_games`: each judged outside any transaction,
-stored in one of its own), the games just written and any an interrupted import left without.
+stored in one of its own), the games just written and any an interrupted import left without:
+for `REVIEW_SECONDS` while the import answers, the rest by the background reviewer
+(`services.reviewer`) once it has answered.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import bindparam, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
 from ...models import Game, GameSeat, Player, SeatReview, Turn, utcnow
 from ...rules import VARIANTS
-from .. import audit, skill
+from .. import audit, reviewer, skill
 from ..errors import Conflict, InvalidInput
 from .document import REFUSED, CheckedGame, Players, Refused
 from .export import require_account
@@ -35,6 +38,12 @@ BATCH_ROWS = 4000
 # After each batch the import leaves the write lock free for as long as it held it, so the
 # turns of the table get in between batches.
 PAUSE_RATIO = 1.0
+# How long the import reviews the games it wrote before it answers (app config
+# `KOSCI_IMPORT_REVIEW_SECONDS` overrides it): a game takes 10–70 ms to judge, so the 4,000
+# finished games of the largest file would keep the phone waiting a minute and more for
+# figures it does not show. What is left is reviewed in the background (docs/benchmarks.md,
+# "Import").
+REVIEW_SECONDS = 1.0
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +85,7 @@ class ImportResult:
     players: int
     skipped: int = 0  # games of the file the account already had
     reviewed: int = 0  # finished table games given their seat reviews ("who plays best")
+    review_pending: int = 0  # finished table games left to the background reviewer
 
 
 def import_account(
@@ -92,12 +102,13 @@ def import_account(
     games written before it stay, and importing again completes the file.
 
     Once the games are written, the file's finished table games without seat reviews get them,
-    one short transaction a game (`_review`); should the advisor be unavailable, they stay
-    without (logged: `flask --app tracker advisor recompute` or importing the file again fills
-    them in), and the import has succeeded all the same.
+    one short transaction a game (`_review`): for `REVIEW_SECONDS` before the import answers,
+    the rest in the background. Should the advisor be unavailable, they stay without (logged:
+    `flask --app tracker advisor recompute`, the next start of `serve` or importing the file
+    again fills them in), and the import has succeeded all the same.
 
     `timings`, when given, receives the seconds spent checking (`validate`), writing (`write`)
-    and reviewing (`review`).
+    and reviewing before the answer (`review`).
     """
     began = time.perf_counter()
     require_account(account_id)
@@ -125,35 +136,59 @@ def import_account(
         f"gry: {games_written}, gracze: {players_written}, pominięte: {skipped}",
         commit=True,
     )
-    reviewed = _review(account_id, uids)
+    reviewed, pending = _review(account_id, uids)
     if timings is not None:
         timings["validate"] = checked - began
         timings["write"] = written - checked
         timings["review"] = time.perf_counter() - written
     return ImportResult(
-        games=games_written, players=players_written, skipped=skipped, reviewed=reviewed
+        games=games_written,
+        players=players_written,
+        skipped=skipped,
+        reviewed=reviewed,
+        review_pending=pending,
     )
 
 
-def _review(account_id: int, uids: set[str]) -> int:
+def _review(account_id: int, uids: set[str]) -> tuple[int, int]:
     """Give the file's finished table games that lack them their seat reviews, one game a
-    transaction (`skill.review_games`); how many games got them. The games are in already, so
-    nothing here fails the import: a game the advisor cannot judge is logged by `skill`, and
-    any other failure is logged and ends the reviewing (the rest wait for `advisor recompute`
-    or the same file imported again)."""
+    transaction (`skill.review_games`), for `REVIEW_SECONDS` at most, and queue the rest for
+    the background reviewer; how many games got them, and how many the reviewer has to do. A
+    game the reviewer has queued already (an earlier import of the same file) is left to it.
+
+    The games are in already, so nothing here fails the import: a game the advisor cannot
+    judge is logged by `skill`, and any other failure is logged and leaves the games after it
+    to the background."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    budget = float(app.config.get("KOSCI_IMPORT_REVIEW_SECONDS", REVIEW_SECONDS))
+    deadline = time.perf_counter() + budget
     reviewed = unavailable = 0
+    game_ids: list[int] = []
+    queued_before = 0  # of the file's games, already queued for the reviewer
+    tried = 0  # of game_ids, from the first
     try:
         rows = db.session.execute(_UNREVIEWED, {"account_id": account_id}).all()
         db.session.rollback()  # end the read
-        game_ids = [game_id for uid, game_id in rows if uid in uids]
-        for game_id in game_ids:
-            done = skill.review_games([game_id])
+        queued = reviewer.pending(app)
+        for uid, game_id in rows:
+            if uid not in uids:
+                continue
+            if game_id in queued:
+                queued_before += 1
+            else:
+                game_ids.append(game_id)
+        while tried < len(game_ids) and time.perf_counter() < deadline:
+            tried += 1
+            done = skill.review_games([game_ids[tried - 1]], only_missing=True)
             reviewed += done.reviewed
             unavailable += done.unavailable
     except Exception:
         db.session.rollback()
         logger.exception(
-            "Import into account %s: reviewing its games stopped after %s.", account_id, reviewed
+            "Import into account %s: reviewing its games stopped after %s; the rest are left "
+            "to the background.",
+            account_id,
+            reviewed,
         )
     if unavailable:
         logger.warning(
@@ -162,7 +197,10 @@ def _review(account_id: int, uids: set[str]) -> int:
             account_id,
             unavailable,
         )
-    return reviewed
+    later = game_ids[tried:]
+    if later:
+        reviewer.review_later(app, later)
+    return reviewed, queued_before + len(later)
 
 
 def _games_of(account_id: int) -> tuple[dict[str, int], set[int]]:
