@@ -56,11 +56,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(postgres.SKIPPED_LINE, yellow=True)
 
 
-# With pytest-xdist (`-n 2 --dist loadgroup`, the README's test command) every test that uses
-# the real server runs in one worker, one after another as without xdist: they share the
-# session's `serve` processes and measure time ("within 2 s"), so they never run beside each
-# other; the other workers take the unit and integration tests meanwhile.
-LIVE_GROUP = pytest.mark.xdist_group("live")
+# With pytest-xdist (`-n 2 --dist loadgroup`, the README's test command) the tests that use the
+# real server run in two groups, each in one worker, one test after another as without xdist:
+# the browser tests (their `serve` and Chromium) and the end-to-end tests (theirs, on SQLite and
+# on PostgreSQL). Each worker starts its own servers; the unit and integration tests fill in.
+BROWSER_GROUP = pytest.mark.xdist_group("live-browser")
+E2E_GROUP = pytest.mark.xdist_group("live-e2e")
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -68,9 +69,9 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     `pytest_collection_modifyitems` (xdist's loadgroup reads the groups there)."""
     if item.path.is_relative_to(BROWSER_TESTS_DIR):
         item.add_marker(pytest.mark.browser)
-        item.add_marker(LIVE_GROUP)
+        item.add_marker(BROWSER_GROUP)
     elif item.path.is_relative_to(E2E_TESTS_DIR):
         item.add_marker(pytest.mark.e2e)
-        item.add_marker(LIVE_GROUP)
+        item.add_marker(E2E_GROUP)
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)  # an end-to-end test with phones

@@ -16,6 +16,8 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="the builder needs the `advisor` extra (numpy)")
 
+from conftest import PROFILE  # noqa: E402
+
 from tracker.advisor import build, probe, store  # noqa: E402
 from tracker.advisor.specs import SPECS, Spec  # noqa: E402
 
@@ -44,7 +46,15 @@ def memo_verdicts(monkeypatch, shared_verdicts):
     ("switches", "published"),
     [
         pytest.param(build.OFFICIAL_YAHTZEE, 254.5877, id="official-forced-joker"),
-        pytest.param(build.VERHOEFF_YAHTZEE, 254.5896, id="verhoeff-free-joker"),
+        pytest.param(
+            build.VERHOEFF_YAHTZEE,
+            254.5896,
+            id="verhoeff-free-joker",
+            marks=pytest.mark.skipif(
+                PROFILE != "nightly",
+                reason="a third whole build (~25 s): nightly (.ci/run --nightly) only",
+            ),
+        ),
         pytest.param(build.NO_YAHTZEE_BONUS, 245.8708, id="no-yahtzee-bonus-nor-joker"),
     ],
 )
