@@ -6,7 +6,6 @@ not for dice poker."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -205,7 +204,7 @@ def test_fields_equally_good_are_all_marked(table: Table, monkeypatch: pytest.Mo
     def close_call(*args: Any, **kwargs: Any) -> advisor.Advice:
         advice = real(*args, **kwargs)
         first, *rest = advice.moves
-        tie = replace(rest[0], expected=first.expected - 0.04, loss=0.04)
+        tie = rest[0]._replace(expected=first.expected - 0.04, loss=0.04)
         return advisor.Advice(
             advice.variant, advice.exact, advice.expected, (first, tie, *rest[1:])
         )

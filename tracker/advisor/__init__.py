@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..rules import Dice, Options, Sheet, Variant, evaluate, sheet_totals, write_move
 from ..rules.sheet import Column, empty_sheet
@@ -45,8 +46,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class MoveAdvice:
+class MoveAdvice(NamedTuple):
+    """One move the rules allow for the dice, priced (a tuple: a review builds thousands)."""
+
     column: int
     field: str
     label: str
@@ -156,21 +158,19 @@ def advise(
     expected = total + columns_sum + _flexibility(variant, free)
     if dice is None:
         return Advice(variant.id, is_exact(variant), expected, (), total)
-    priced: list[tuple[float, int, int, MoveAdvice]] = []
+    priced = []
     flex_after = _flexibility(variant, free - 1)  # every move leaves one field fewer
     for p in evaluate(variant, sheet, dice, options).moves:
         # A move changes one column: only its new state is looked up.
         state = spec.after(states[p.column], p.field, p.points)
         rest = columns_sum - columns[p.column] + flex_after
         value = total + p.gain + rest + p.multiplier * values.remaining(spec.index(*state))
-        move = MoveAdvice(p.column, p.field, p.label, p.points, p.extra_bonus, value, 0.0, p.gain)
-        priced.append((-value, p.column, spec.bits[p.field], move))
+        priced.append((-value, p.column, spec.bits[p.field], p))
     priced.sort(key=lambda item: item[:3])
     best = -priced[0][0] if priced else 0.0
     moves = tuple(
-        MoveAdvice(m.column, m.field, m.label, m.points, m.extra_bonus, m.expected, loss, m.gain)
-        for *_, m in priced
-        for loss in (best - m.expected,)
+        MoveAdvice(p.column, p.field, p.label, p.points, p.extra_bonus, -neg, best + neg, p.gain)
+        for neg, _, _, p in priced
     )
     return Advice(variant.id, is_exact(variant), expected, moves, total)
 

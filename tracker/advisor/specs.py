@@ -86,17 +86,22 @@ class Spec:
     def index(self, mask: int, capped: int, fifty: bool) -> int:
         """Where the state (filled fields as bits in table order, capped upper sum, Generał
         at 50) is stored; KeyError for a state no game reaches."""
-        upper_mask = mask & ((1 << self.upper_count) - 1)
-        lower_mask = mask >> self.upper_count
-        pair = self.pairs[(upper_mask, capped)]
-        if self.fixed_order:
+        upper_count, lower_masks, flags, fixed_order = self._layout
+        lower_mask = mask >> upper_count
+        pair = self.pairs[(mask & ((1 << upper_count) - 1), capped)]
+        if fixed_order:
             if lower_mask & (lower_mask + 1):
                 raise KeyError(mask)
             lower_key = lower_mask.bit_count()
         else:
             lower_key = lower_mask
-        flag = 1 if fifty and self.flagged else 0
-        return (pair * self.lower_masks + lower_key) * self.flags + flag
+        flag = 1 if fifty and flags == 2 else 0
+        return (pair * lower_masks + lower_key) * flags + flag
+
+    @cached_property
+    def _layout(self) -> tuple[int, int, int, bool]:
+        """What `index` reads on every call, read once."""
+        return self.upper_count, self.lower_masks, self.flags, self.fixed_order
 
     def state_of(self, column: Column) -> tuple[int, int, bool]:
         """A column's state: (mask of filled fields, upper sum capped, Generał at 50)."""

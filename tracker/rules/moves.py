@@ -12,20 +12,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .codes import Code
 from .dice import FACE_GENITIVE, Dice, format_dice, is_five_of_a_kind
 from .errors import MoveRefused, RulesError
-from .sheet import Column, Sheet, column_totals, empty_sheet, generals_at_fifty, sheet_totals
+from .sheet import (
+    Column,
+    Sheet,
+    column_rise,
+    column_totals,
+    empty_sheet,
+    generals_at_fifty,
+    sheet_totals,
+)
 from .tables import Field, Section
 from .variants import Options, Variant
 
 GENERAL = "five_of_a_kind"
 
 
-@dataclass(frozen=True)
-class Placement:
-    """One free field of one column, for one roll."""
+class Placement(NamedTuple):
+    """One free field of one column, for one roll (a named tuple: `evaluate` makes one per free
+    field, and a game's review thousands)."""
 
     column: int
     field: str
@@ -183,14 +192,33 @@ def evaluate(
     placements: list[Placement] = []
     for index, (col, mult) in enumerate(zip(sheet, variant.multipliers, strict=True)):
         # A move changes one column: the grand total rises by that column's rise.
-        base = column_totals(variant, col, mult, options).total
+        base = column_totals(variant, col, mult, options)
         for f in variant.table.fields:
             if col.is_filled(f.id):
                 continue
-            verdict = _verdict(variant, sheet, dice, f, index, ctx)
-            after = col.write(f.id, verdict.points, verdict.extra_bonus)
-            gain = column_totals(variant, after, mult, options).total - base
-            placements.append(_placement(f, index, mult, verdict, gain))
+            # As `_verdict` judges it, without the intermediate Verdict (a review prices
+            # thousands of these).
+            points, note = _points(variant, f, dice, joker=ctx.joker, lower_free=ctx.lower_free)
+            reason = _refusal(variant, col, f, ctx)
+            extra = ctx.extra if reason is None else 0
+            gain = column_rise(variant, base, f.id, points, extra, options)
+            placements.append(
+                Placement(
+                    index,
+                    f.id,
+                    f.label,
+                    f.section,
+                    reason is None,
+                    points,
+                    extra,
+                    mult,
+                    gain,
+                    reason[1] if reason else None,
+                    note[1] if note else None,
+                    reason[0] if reason else None,
+                    note[0] if note else None,
+                )
+            )
     five = is_five_of_a_kind(dice)
     notes = _roll_notes(variant, sheet, dice, five=five, joker=ctx.joker, extra=ctx.extra)
     return Evaluation(
@@ -306,7 +334,7 @@ def _points(
     """Points the roll writes in the field, and a note when the number would surprise."""
     if joker:
         return _joker_points(f, dice, lower_free=lower_free)
-    ordinary = f.score(dice)
+    ordinary = f.points(dice)
     if ordinary:
         return ordinary, None
     if is_five_of_a_kind(dice) and f.section is Section.LOWER and f.joker_points is not None:

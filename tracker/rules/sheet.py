@@ -111,6 +111,29 @@ def column_totals(
     return ColumnTotals(upper, bonus, lower, column.extra_bonus, multiplier, total)
 
 
+def column_rise(
+    variant: Variant,
+    totals: ColumnTotals,
+    field_id: str,
+    points: int,
+    extra_bonus: int,
+    options: Options | None = None,
+) -> int:
+    """How much a column's total (`totals`, from `column_totals`) rises when `points` and
+    `extra_bonus` are written in its free field `field_id`: the same sum as `column_totals` of
+    the column after the write, without building that column."""
+    threshold = options.bonus_threshold if options else DEFAULT_BONUS_THRESHOLD
+    table = variant.table
+    upper, lower = totals.upper, totals.lower
+    if field_id in table.upper_ids:
+        upper += points
+    else:
+        lower += points
+    bonus = table.upper_bonus if upper >= threshold else 0
+    total = (upper + bonus + lower + totals.extra_bonus + extra_bonus) * totals.multiplier
+    return total - totals.total
+
+
 def sheet_totals(variant: Variant, sheet: Sheet, options: Options | None = None) -> SheetTotals:
     columns = tuple(
         column_totals(variant, col, mult, options)

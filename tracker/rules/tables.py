@@ -44,6 +44,18 @@ class Field:
     face: int | None = None  # the face counted by an upper field
     # Rolls a player might expect to fit, when they write 0 here: the first that matches explains.
     misfits: tuple[Misfit, ...] = ()
+    # The ordinary score of each roll met so far (a scorer is a pure function of the dice).
+    _scores: dict[tuple[int, ...], int] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def points(self, dice: Dice) -> int:
+        """What an ordinary roll writes here (`score`), remembered per roll."""
+        key = dice if type(dice) is tuple else tuple(dice)
+        found = self._scores.get(key)
+        if found is None:
+            found = self._scores[key] = self.score(dice)
+        return found
 
 
 @dataclass(frozen=True)
