@@ -169,6 +169,21 @@ def test_an_unfinished_game_reviews_the_turns_so_far(family: Family):
     assert [len(p["turns"]) for p in data["players"]] == [3, 3]
 
 
+def test_the_page_follows_the_game_like_its_other_screens(family: Family):
+    """live.js polls the game's state with the page's ETag: a turn written on another phone
+    brings the review up to date without a reload."""
+    game_id = family.game()
+    family.play(game_id, ALA, OLA, rounds=1)
+    before = family.page(game_id)
+    state = family.browser.get(f"/gry/{game_id}/stan")
+    etag = state.headers["ETag"].strip('"')
+
+    assert f'name="kosci-live" content="/gry/{game_id}/stan" data-etag="{etag}"' in before
+    family.play(game_id, ALA[1:], OLA[1:], rounds=1)
+    after = family.page(game_id)
+    assert f'data-etag="{etag}"' not in after  # the version moved on with the turns
+
+
 def test_a_game_without_turns_reviews_fine(family: Family):
     game_id = family.game(names=("Ala",))
 

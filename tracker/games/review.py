@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from flask import abort, render_template
+from flask import abort, g, render_template, url_for
 from flask.typing import ResponseReturnValue
 
 from ..advisor import MoveAdvice
@@ -228,6 +228,9 @@ def review(game_id: int) -> ResponseReturnValue:
     except ServiceError as exc:
         abort(exc.status, exc.message)
     exact = found.exact
+    # The review follows the game like its other screens (static/js/live.js, base.html): a turn
+    # written on another phone shows here without a reload.
+    g.live_game = {"url": url_for("games.state", game_id=game_id), "etag": found.etag}
     return render_template(
         "games/review.html",
         review=found,

@@ -110,6 +110,7 @@ class GameReview:
     started_at: datetime
     finished: bool
     players: tuple[PlayerReview, ...]
+    etag: str = ""  # the game's uid and version, as its other screens follow it (live.js)
 
     @property
     def exact(self) -> bool:
@@ -158,7 +159,15 @@ def review_of(account_id: int, game_id: int) -> GameReview:
         )
         for seat, review in zip(sorted(view.seats, key=lambda s: s.seat), seats, strict=True)
     )
-    return GameReview(game_id, variant, options, view.game.started_at, view.finished, players)
+    return GameReview(
+        game_id,
+        variant,
+        options,
+        view.game.started_at,
+        view.finished,
+        players,
+        etag=f"{view.game.uid}.{view.game.version}",
+    )
 
 
 def advise(
