@@ -17,6 +17,7 @@ window.kosciLive = (() => {
   let failures = 0;
   let stopped = !meta;
   let banner = null;
+  let swaps = 0; // screens swapped in so far
 
   /** The banner for a lost connection; `retry` runs when its button is tapped. A `sticky`
    * banner (a write that did not get through) stays until `online(true)` or its retry. */
@@ -50,6 +51,7 @@ window.kosciLive = (() => {
 
   async function poll() {
     if (document.hidden || !meta) return; // visibilitychange polls again
+    const seen = swaps; // a screen swapped in meanwhile (this phone's write) is newer than this answer
     let response;
     try {
       response = await fetch(meta.content, {
@@ -75,9 +77,9 @@ window.kosciLive = (() => {
     }
     const fresh = response.headers.get("ETag");
     if (fresh === etag && !wasOffline) return schedule(POLL_MS);
-    if (busy()) return schedule(POLL_MS); // a write of this phone is on its way: it refreshes
+    if (busy() || swaps !== seen) return schedule(POLL_MS); // this phone's write refreshes
     etag = fresh;
-    await refresh(location.href);
+    await refresh(location.href, seen);
     schedule(POLL_MS);
   }
 
@@ -87,9 +89,12 @@ window.kosciLive = (() => {
   }
 
   /** Load `url` and show it in place of the current screen. */
-  async function refresh(url) {
+  async function refresh(url, seen = null) {
     const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
-    swap(await response.text(), response.url || url);
+    const html = await response.text();
+    // A poll's refresh that a write of this phone overtook would hide the write's answer.
+    if (seen !== null && (swaps !== seen || busy())) return;
+    swap(html, response.url || url);
   }
 
   /** Put the <main> of `html` in place of this page's, keeping the scroll position. */
@@ -100,6 +105,7 @@ window.kosciLive = (() => {
       location.assign(url);
       return;
     }
+    swaps += 1;
     window.dispatchEvent(new CustomEvent("kosci:before-swap"));
     const y = window.scrollY;
     document.querySelector("main#main").replaceWith(main);

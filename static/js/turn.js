@@ -102,6 +102,7 @@
      * writes a turn once, however often it is sent). */
     async function send(write, button) {
       sending = true;
+      request += 1; // a pencil-marks answer still on its way is for a turn being written now
       root.classList.add("is-sending");
       let body;
       try {
