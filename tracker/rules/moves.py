@@ -142,29 +142,28 @@ def _context(variant: Variant, sheet: Sheet, dice: Dice) -> _RollContext:
 _Text = tuple[Code, str]  # a reason or a note: its code and its Polish sentence
 
 
+def _judgement(
+    variant: Variant, column: Column, dice: Dice, f: Field, ctx: _RollContext
+) -> tuple[int, int, _Text | None, _Text | None]:
+    """Points, extra bonus, refusal and note for writing the roll in one free field: what
+    `evaluate` and `judge_move` both answer."""
+    points, note = _points(variant, f, dice, joker=ctx.joker, lower_free=ctx.lower_free)
+    reason = _refusal(variant, column, f, ctx)
+    return points, (ctx.extra if reason is None else 0), reason, note
+
+
 def _verdict(
     variant: Variant, sheet: Sheet, dice: Dice, f: Field, column: int, ctx: _RollContext
 ) -> Verdict:
-    """Points, extra bonus, refusal reason and note for writing the roll in one free field."""
-    points, note = _points(variant, f, dice, joker=ctx.joker, lower_free=ctx.lower_free)
-    reason = _refusal(variant, sheet[column], f, ctx)
+    points, extra, reason, note = _judgement(variant, sheet[column], dice, f, ctx)
     return Verdict(
         points=points,
-        extra_bonus=ctx.extra if reason is None else 0,
+        extra_bonus=extra,
         reason=reason[1] if reason else None,
         reason_code=reason[0] if reason else None,
         note=note[1] if note else None,
         note_code=note[0] if note else None,
     )
-
-
-def _judge(
-    variant: Variant, sheet: Sheet, dice: Dice, f: Field, column: int, ctx: _RollContext
-) -> tuple[int, int, str | None, str | None]:
-    """Deprecated: `judge_move` (or `TableGame.play_turn`). Points, extra bonus, reason and note
-    as a tuple, for the importer until it moves to the public API."""
-    v = _verdict(variant, sheet, dice, f, column, ctx)
-    return v.points, v.extra_bonus, v.reason, v.note
 
 
 def _refusal(variant: Variant, column: Column, f: Field, ctx: _RollContext) -> _Text | None:
@@ -196,11 +195,8 @@ def evaluate(
         for f in variant.table.fields:
             if col.is_filled(f.id):
                 continue
-            # As `_verdict` judges it, without the intermediate Verdict (a review prices
-            # thousands of these).
-            points, note = _points(variant, f, dice, joker=ctx.joker, lower_free=ctx.lower_free)
-            reason = _refusal(variant, col, f, ctx)
-            extra = ctx.extra if reason is None else 0
+            # Straight into a Placement, without a Verdict between (a review prices thousands).
+            points, extra, reason, note = _judgement(variant, col, dice, f, ctx)
             gain = column_rise(variant, base, f.id, points, extra, options)
             placements.append(
                 Placement(
