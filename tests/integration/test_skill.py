@@ -102,6 +102,55 @@ def test_the_turn_that_ends_a_game_stores_its_review(app: Flask):
     assert row.total == pytest.approx(row.expected_start + row.luck - row.loss, abs=1e-6)
 
 
+def test_a_review_that_cannot_be_stored_leaves_the_last_turn_written(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
+    """The review is stored after the turn's own transaction: a failure there (the database
+    refusing the write) loses no turn, is logged, and `serve` completes it later."""
+    from sqlalchemy.exc import OperationalError
+
+    def refuse(*_args: Any) -> None:
+        raise OperationalError("INSERT INTO seat_reviews", {}, Exception("disk I/O error"))
+
+    with app.app_context():
+        account = new_account("Kowalscy")
+        with monkeypatch.context() as patched, caplog.at_level(logging.ERROR):
+            patched.setattr(skill_store, "replace_reviews", refuse)
+            game_id = play_alone(account, standard_sheet())
+        assert games.load(account, game_id).finished
+        assert review_count() == 0
+        assert "were not stored" in caplog.text
+        assert skill_store.unreviewed_game_ids() == [game_id]  # what `serve` completes
+
+
+def test_a_game_reopened_before_its_review_is_stored_gets_none(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+):
+    """Between the last turn's commit and the review's store, another phone takes the turn
+    back: the review's transaction sees the game changed, judges it again under the lock,
+    and stores nothing for a game that is no longer finished."""
+    sheet = standard_sheet()
+    judge = skill._reviewed
+
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Ala"])
+        for dice, field in sheet[:-1]:
+            games.record_turn(account, game.id, dice, field)
+
+        def undo_meanwhile(*args: Any) -> Any:
+            rows = judge(*args)
+            monkeypatch.setattr(skill, "_reviewed", judge)
+            games.undo_last_turn(account, game.id)  # the other phone, between the two
+            return rows
+
+        monkeypatch.setattr(skill, "_reviewed", undo_meanwhile)
+        games.record_turn(account, game.id, *sheet[-1])
+
+        assert not games.load(account, game.id).finished
+        assert review_count() == 0
+
+
 def test_every_seat_of_a_game_gets_its_own_review(app: Flask):
     with app.app_context():
         account = new_account("Kowalscy")
@@ -178,7 +227,7 @@ def test_without_the_advisor_the_last_turn_is_written_and_the_review_waits(
     with app.app_context():
         account = new_account("Kowalscy")
         with monkeypatch.context() as patched:
-            patched.setattr(advisor, "review_game", unavailable)
+            patched.setattr(advisor, "summarise_game", unavailable)
             with caplog.at_level(logging.WARNING, logger="tracker.services.skill"):
                 game_id = play_alone(account, standard_sheet())
 

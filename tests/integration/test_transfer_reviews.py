@@ -201,7 +201,7 @@ def test_without_the_advisor_the_import_succeeds_and_importing_again_fills_the_f
     body = json.dumps(family["document"])
 
     with monkeypatch.context() as patched, caplog.at_level(logging.WARNING):
-        patched.setattr(advisor, "review_game", advisor_unavailable)
+        patched.setattr(advisor, "summarise_game", advisor_unavailable)
         response = client.post(
             "/api/v1/import", data=body, headers=headers, content_type="application/json"
         )
@@ -486,7 +486,7 @@ def test_the_startup_query_finds_exactly_the_finished_table_games_without_review
     with app.app_context():
         nothing_missing = skill_store.unreviewed_game_ids()
         with monkeypatch.context() as patched:
-            patched.setattr(advisor, "review_game", advisor_unavailable)
+            patched.setattr(advisor, "summarise_game", advisor_unavailable)
             transfer.import_account(family["target"], family["document"])
         drop_reviews([ids["scandinavian"]])
         missing = skill_store.unreviewed_game_ids()

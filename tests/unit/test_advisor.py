@@ -169,6 +169,64 @@ def test_a_review_accounts_for_every_point(data, variant):
         assert turn.expected_after <= turn.best[0].expected + 1e-9
 
 
+@settings(max_examples=30, deadline=None)
+@given(
+    data=st.data(),
+    case=st.sampled_from(
+        [(STANDARD, None), (SCANDINAVIAN, None), (ORDERED, None), (TRIPLE, None)]
+        + [(ORDERED, Options(bonus_threshold=42))]
+    ),
+)
+def test_the_stored_summary_is_the_review_to_the_last_bit(data, case):
+    """`summarise_seat`, which the game's last turn stores, gives exactly the floats of the
+    whole review, for a whole game or a part of one, in every variant."""
+    variant, options = case
+    _, turns = _random_game(variant, data, options)
+    turns = turns[: data.draw(st.integers(0, len(turns)))]
+    review = advisor.review_seat(variant, options, turns)
+    summary = advisor.summarise_seat(variant, options, turns)
+    assert summary == advisor.SeatSummary(
+        review.variant,
+        review.exact,
+        review.expected_start,
+        len(review.turns),
+        review.loss,
+        review.luck,
+        review.total,
+    )
+
+
+# Best play, then a three-of-a-kind that gives away 0.024 expected points: as good as the best.
+NEARLY_BEST = [
+    ((3, 3, 5, 6, 6), "chance", 0),
+    ((1, 4, 5, 6, 6), "ones", 0),
+    ((1, 1, 2, 2, 6), "twos", 0),
+    ((2, 3, 4, 4, 5), "small_straight", 0),
+    ((1, 1, 2, 5, 6), "four_of_a_kind", 0),
+    ((2, 2, 3, 4, 4), "fours", 0),
+    ((1, 2, 2, 5, 5), "fives", 0),
+    ((1, 1, 2, 2, 4), "five_of_a_kind", 0),
+    ((2, 2, 2, 2, 3), "three_of_a_kind", 0),
+]
+
+
+def test_a_move_within_equal_within_of_the_best_gives_nothing_away():
+    last = advisor.review_seat(STANDARD, None, NEARLY_BEST).turns[-1]
+    assert not any(b.field == "three_of_a_kind" for b in last.best[:1])  # not the very best
+    assert last.loss == 0.0
+    summary = advisor.summarise_seat(STANDARD, None, NEARLY_BEST)
+    assert summary.loss == 0.0
+    assert summary.luck == pytest.approx(last.expected_after - summary.expected_start)
+
+
+def test_a_summary_refuses_a_move_the_rules_refuse():
+    turns = [((6, 6, 6, 6, 6), "sixes", 0), ((1, 2, 3, 4, 6), "sixes", 0)]
+    with pytest.raises(rules.MoveRefused):
+        advisor.review_seat(STANDARD, None, turns)
+    with pytest.raises(rules.MoveRefused):
+        advisor.summarise_seat(STANDARD, None, turns)
+
+
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_every_move_the_rules_allow_is_priced_and_none_other(data):

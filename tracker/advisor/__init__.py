@@ -36,12 +36,15 @@ __all__ = [
     "AdvisorUnavailable",
     "MoveAdvice",
     "SeatReview",
+    "SeatSummary",
     "TurnReview",
     "advise",
     "expected_total",
     "is_exact",
     "review_game",
     "review_seat",
+    "summarise_game",
+    "summarise_seat",
     "supports",
 ]
 
@@ -262,6 +265,93 @@ def _written(sheet: Sheet, move: MoveAdvice) -> Sheet:
     return sheet[: move.column] + (col,) + sheet[move.column + 1 :]
 
 
+class SeatSummary(NamedTuple):
+    """What a `SeatReview` adds up to, without its record of every turn: the figures stored
+    for "who plays best" when a game ends (`summarise_seat`)."""
+
+    variant: str
+    exact: bool
+    expected_start: float
+    turns: int
+    loss: float
+    luck: float
+    total: int
+
+
+def summarise_seat(
+    variant: Variant, options: Options | None, turns: Iterable[tuple[Dice, str, int]]
+) -> SeatSummary:
+    """`review_seat`'s sums (loss, luck, total) and nothing else, at a fraction of its cost:
+    the turn that ends a game pays for it on every seat.
+
+    Every move is priced with `advise`'s arithmetic, term for term, so the figures are the
+    same floats; what is left out is what only a page shows: sorting the moves, naming the
+    best ones, and the sheet's total and every column's value recomputed on each turn (here
+    they follow the moves, as the chosen move changes one column)."""
+    spec = _spec(variant, options)
+    values = table(spec.key)
+    sheet: Sheet = empty_sheet(variant)
+    start = expected_total(variant, sheet, options)
+    total = sheet_totals(variant, sheet, options).total
+    states = [spec.state_of(col) for col in sheet]
+    columns = [
+        mult * values.remaining(spec.index(*state))
+        for state, mult in zip(states, variant.multipliers, strict=True)
+    ]
+    free = _free(variant, sheet)
+    loss = 0.0
+    expected_now = start
+    count = 0
+    for dice, field_id, column in turns:
+        columns_sum = sum(columns)
+        flex_after = _flexibility(variant, free - 1)
+        best = float("-inf")
+        chosen = None
+        for p in evaluate(variant, sheet, dice, options).moves:
+            state = spec.after(states[p.column], p.field, p.points)
+            column_value = p.multiplier * values.remaining(spec.index(*state))
+            value = total + p.gain + (columns_sum - columns[p.column] + flex_after) + column_value
+            best = max(best, value)
+            if p.field == field_id and p.column == column:
+                chosen = (p, value, state, column_value)
+        if chosen is None:  # the rules refuse it: the turns were not written by these rules
+            write_move(variant, sheet, dice, field_id, column)  # raises MoveRefused
+            raise AdvisorUnavailable(f"{field_id} is not a move for {dice}")
+        move, value, states[column], columns[column] = chosen
+        turn_loss = best + -value  # as `advise` computes a move's loss
+        loss += 0.0 if turn_loss < EQUAL_WITHIN else turn_loss
+        expected_now = value
+        total += move.gain
+        free -= 1
+        count += 1
+        col = sheet[column].write(field_id, move.points, move.extra_bonus)
+        sheet = sheet[:column] + (col,) + sheet[column + 1 :]
+    return SeatSummary(
+        variant.id, is_exact(variant), start, count, loss, expected_now - start + loss, total
+    )
+
+
+def summarise_game(
+    variant: Variant,
+    options: Options | None,
+    seats: int,
+    turns: Iterable[tuple[int, Dice, str, int]],
+) -> tuple[SeatSummary, ...]:
+    """`review_game`'s figures per seat, through `summarise_seat`."""
+    return tuple(
+        summarise_seat(variant, options, seat_turns) for seat_turns in _by_seat(seats, turns)
+    )
+
+
+def _by_seat(
+    seats: int, turns: Iterable[tuple[int, Dice, str, int]]
+) -> list[list[tuple[Dice, str, int]]]:
+    by_seat: list[list[tuple[Dice, str, int]]] = [[] for _ in range(seats)]
+    for seat, dice, field_id, column in turns:
+        by_seat[seat].append((dice, field_id, column))
+    return by_seat
+
+
 def review_game(
     variant: Variant,
     options: Options | None,
@@ -270,7 +360,4 @@ def review_game(
 ) -> tuple[SeatReview, ...]:
     """Every seat's review of a table game, from its turns (seat index, dice, field, column)
     in the order they were played; a seat without turns has an empty review."""
-    by_seat: list[list[tuple[Dice, str, int]]] = [[] for _ in range(seats)]
-    for seat, dice, field_id, column in turns:
-        by_seat[seat].append((dice, field_id, column))
-    return tuple(review_seat(variant, options, seat_turns) for seat_turns in by_seat)
+    return tuple(review_seat(variant, options, seat_turns) for seat_turns in _by_seat(seats, turns))

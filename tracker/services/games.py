@@ -241,11 +241,11 @@ def record_turn(
         view.turns.append(turn)
         view.log.append(turn)
         results.store_results(view, {turn.seat})
-        if view.finished:  # only the turn that ends the game pays for its review
-            skill.update_reviews(view)
         db.session.commit()
     expire_orm_game(view.game.id)
     game_view.remember(view)
+    if view.finished:  # only the turn that ends the game pays for its review, after its lock
+        skill.review_finished(view)
     return view
 
 

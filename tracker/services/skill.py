@@ -2,10 +2,12 @@
 (`tracker.advisor.review_game`), stored once per game for the statistics.
 
 A seat's review is derived from its turns like every cached figure: the turn that ends a game
-stores the reviews of all its seats in the same transaction (only that turn pays, about 20 ms
-for six players on the Polish table); the undo that reopens the game drops them; a correction
-of a finished game rewrites them; an import reviews the games it brings once they are written
-(`review_games`: for a couple of seconds, then a background thread, `services.reviewer`);
+judges all its seats once its own transaction is committed and stores them in a short one of
+their own (`review_finished`: only that turn pays, a few milliseconds for six players on the
+Polish table, and no other table's turn waits for it); the undo that reopens the game drops
+them; a correction of a finished game rewrites them; an import reviews the games it brings
+once they are written (`review_games`: for a couple of seconds, then a background thread,
+`services.reviewer`);
 `flask --app tracker advisor recompute` rewrites them all.
 
 Where the advisor has no table for the variant (or no advice at all: dice poker), the game is
@@ -20,7 +22,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy.exc import NoResultFound
+from sqlalchemy.exc import NoResultFound, SQLAlchemyError
 
 from .. import advisor, rules
 from ..extensions import db
@@ -36,7 +38,8 @@ logger = logging.getLogger(__name__)
 def review_turns(
     variant: rules.Variant, options: rules.Options | None, seats: int, turns: Iterable[TurnRow]
 ) -> tuple[advisor.SeatReview, ...]:
-    """Every seat's review from the game's turns in force, in order."""
+    """Every seat's review from the game's turns in force, in order (the whole record: what
+    is stored comes from `summarise_turns`, the same figures at a fraction of the cost)."""
     return advisor.review_game(
         variant,
         options,
@@ -45,8 +48,21 @@ def review_turns(
     )
 
 
+def summarise_turns(
+    variant: rules.Variant, options: rules.Options | None, seats: int, turns: Iterable[TurnRow]
+) -> tuple[advisor.SeatSummary, ...]:
+    """What is stored of every seat's review (`review_turns`' sums, without the turn by turn
+    record), from the game's turns in force."""
+    return advisor.summarise_game(
+        variant,
+        options,
+        seats,
+        ((t.seat, t.dice_tuple, t.field or "", t.column or 0) for t in turns),
+    )
+
+
 def review_rows(
-    seats: list[SeatRow], reviews: tuple[advisor.SeatReview, ...]
+    seats: list[SeatRow], summaries: tuple[advisor.SeatSummary, ...]
 ) -> list[store.ReviewRow]:
     """What is stored of each seat's review."""
     now = utcnow()
@@ -54,15 +70,15 @@ def review_rows(
         store.ReviewRow(
             seat=seat.seat,
             player_id=seat.player.id,
-            turns=len(review.turns),
-            loss=review.loss,
-            luck=review.luck,
-            expected_start=review.expected_start,
-            total=review.total,
-            exact=review.exact,
+            turns=summary.turns,
+            loss=summary.loss,
+            luck=summary.luck,
+            expected_start=summary.expected_start,
+            total=summary.total,
+            exact=summary.exact,
             computed_at=now,
         )
-        for seat, review in zip(seats, reviews, strict=True)
+        for seat, summary in zip(seats, summaries, strict=True)
     ]
 
 
@@ -79,7 +95,7 @@ def _reviewed(
         return None
     try:
         parsed = options if isinstance(options, rules.Options) else variant.parse_options(options)
-        return review_rows(seats, review_turns(variant, parsed, len(seats), turns))
+        return review_rows(seats, summarise_turns(variant, parsed, len(seats), turns))
     except (advisor.AdvisorUnavailable, rules.RulesError) as exc:
         logger.warning("No review of game %s (%s): %s", game_id, variant.id, exc)
         return None
@@ -91,6 +107,31 @@ def _store(game_id: int, rows: list[store.ReviewRow] | None) -> bool:
         return False
     store.replace_reviews(game_id, rows)
     return True
+
+
+def review_finished(view: GameView) -> bool | None:
+    """Store the reviews of a game a turn has just ended (`view`: the game as that turn's
+    committed transaction left it), after that transaction: the seats are judged outside any
+    lock (a few milliseconds for a big table), then stored under the game's lock in a short
+    transaction of their own, so the other tables' turns never wait for a review. Should the
+    game have changed in between (an undo from another phone), it is judged again under the
+    lock, as `review_games` does. Whether reviews were stored; None when storing failed: the
+    turn stands, and `serve` completes the game's reviews when it next starts (logged)."""
+    rows = _reviewed(view.game.id, view.variant, view.options, view.seats, view.turns)
+    read_as = f"{view.game.uid}.{view.game.version}"
+    try:
+        with game_store.writing():
+            if not store.lock_game(view.game.id):
+                done = None
+            elif game_store.game_stamp(view.game.account_id, view.game.id) == read_as:
+                done = _store(view.game.id, rows)
+            else:
+                done = recompute_game(view.game.id)
+            db.session.commit()
+    except SQLAlchemyError:
+        logger.exception("The reviews of game %s were not stored", view.game.id)
+        return None
+    return done
 
 
 def update_reviews(view: GameView) -> bool:
