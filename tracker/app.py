@@ -10,10 +10,10 @@ from typing import Any
 
 import click
 import flask_migrate
-from flask import Flask, Response, g, request
+from flask import Flask, Request, Response, g, request
 from flask.cli import FlaskGroup
 from flask.json.provider import DefaultJSONProvider
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -45,6 +45,7 @@ from tracker.extensions import (
     sqlite_file_created_private,
     use_sqlite_pragmas,
 )
+from tracker.i18n import init_i18n
 from tracker.services import signup
 from tracker.web import register_web
 
@@ -75,6 +76,7 @@ def create_app(
     )
     _configure(app, test_config)
     _register_extensions(app)
+    init_i18n(app)
     register_web(app)
     _register_blueprints(app)
     _register_error_handlers(app)
@@ -196,10 +198,21 @@ class SigningOnceSessionInterface(SecureCookieSessionInterface):
     """Flask's cookie session, with its signing serializer built once per key rather than on
     every request (building it runs a test serialisation each time: a measurable share of a
     request that does little else, docs/benchmarks.md). A changed key or fallback list builds a
-    new one."""
+    new one.
+
+    An API request that carries a bearer token gets no session at all (Flask's null session:
+    reading finds it empty, writing fails loudly): the token speaks for it, and neither
+    opening nor saving a cookie it does not need is paid on every turn an API client writes."""
 
     def __init__(self) -> None:
         self._made: tuple[object, URLSafeTimedSerializer | None] | None = None
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if request.path.startswith("/api/") and request.headers.get(
+            "Authorization", ""
+        ).lower().startswith("bearer "):
+            return None  # Flask then uses `make_null_session`
+        return super().open_session(app, request)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))

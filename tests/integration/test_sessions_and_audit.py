@@ -409,3 +409,22 @@ def test_the_audit_command_prints_the_log_for_the_server_owner(
     assert "Nie ma konta 'Nikt'" in unknown.output
     for secret in (PASSWORD, NEW_PASSWORD, "zgadywane", eventful["token"]):
         assert secret not in everything.output
+
+
+def test_an_api_request_with_a_bearer_token_neither_reads_nor_writes_the_cookie_session(
+    app: Flask, account: int, phone: FlaskClient
+):
+    """The token speaks for an API request: a browser's session cookie sent along is not
+    opened, refreshed or varied on, and a token-less request to the same API still is."""
+    with app.app_context():
+        _, token = accounts.create_token(account, "skrypt")
+    bearer = {"Authorization": f"Bearer {token}"}
+
+    with_token = phone.get("/api/v1/games", headers=bearer)
+    without_token = phone.get("/api/v1/games")
+
+    assert with_token.status_code == 200
+    assert "Set-Cookie" not in with_token.headers
+    assert "Cookie" not in with_token.vary
+    assert without_token.status_code == 401
+    assert "Cookie" in without_token.vary  # the session was read: Flask says so
