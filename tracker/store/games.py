@@ -19,6 +19,7 @@ from sqlalchemy import Connection, Engine, bindparam, func, insert, select, upda
 from ..backup import sqlite_file
 from ..extensions import db
 from ..models import Game, GameSeat, Player, Turn
+from .direct import Direct
 from .rows import GameLock, GameRow, PlayerRef, SeatRow, TurnRow
 from .writers import WriterQueue, queue_for
 
@@ -75,7 +76,7 @@ _SEATS = (
 _GAME_IDS = select(_games.c.id).order_by(_games.c.id)
 # The first statement of every write: the lock, the version every write raises, and the game
 # as it now is, in one round trip.
-_LOCK = (
+_LOCK = Direct(
     update(_games)
     .where(_OWNED)
     .values(version=_games.c.version + 1)
@@ -111,14 +112,19 @@ _IN_FORCE = (
     .where(_turns.c.game_id == bindparam("game_id"), _turns.c.undone_at.is_(None))
     .order_by(_turns.c.seq)
 )
-_INSERT_TURN = insert(_turns)
+_TURN_VALUES = ("game_id", "seq", "seat", "dice", "field", "column", "points", "extra_bonus")
+_INSERT_TURN = Direct(
+    insert(_turns)
+    .values({name: bindparam(name) for name in (*_TURN_VALUES, "created_at")})
+    .returning(_turns.c.id)
+)
 _MARK_UNDONE = update(_turns).where(_turns.c.id == bindparam("turn_id"))
 _UPDATE_POINTS = (
     update(_turns)
     .where(_turns.c.id == bindparam("turn_id"))
     .values(points=bindparam("new_points"), extra_bonus=bindparam("new_extra_bonus"))
 )
-_UPDATE_SEAT = (
+_UPDATE_SEAT = Direct(
     update(_seats)
     .where(_seats.c.id == bindparam("seat_id"))
     .values(
@@ -182,7 +188,7 @@ def lock_game(account_id: int, game_id: int) -> GameLock | None:
     the game, or rolls back and the version with it): the game's identity and new version, or
     None when the account has no such game. Only a few plain columns come back: the rest of
     the row is read when this process does not hold the game (`store.cache`)."""
-    row = _conn().execute(_LOCK, {"game_id": game_id, "owner_id": account_id}).first()
+    row = _LOCK.first(_conn(), {"game_id": game_id, "owner_id": account_id})
     return None if row is None else GameLock(*row)
 
 
@@ -255,8 +261,8 @@ def turn_log(game_id: int) -> list[TurnRow]:
 
 
 def insert_turn(game_id: int, turn: TurnRow) -> int:
-    result = _conn().execute(
-        _INSERT_TURN,
+    row = _INSERT_TURN.first(
+        _conn(),
         {
             "game_id": game_id,
             "seq": turn.seq,
@@ -269,10 +275,8 @@ def insert_turn(game_id: int, turn: TurnRow) -> int:
             "created_at": turn.created_at,
         },
     )
-    key = result.inserted_primary_key
-    # One row inserted into a table with a primary key: None only when no row was inserted.
-    assert key is not None
-    return int(key[0])
+    assert row is not None  # RETURNING answers with the row inserted
+    return int(row[0])
 
 
 def mark_undone(turn_id: int, at: datetime) -> None:
@@ -290,7 +294,7 @@ def update_seats(changed: Iterable[dict[str, Any]]) -> None:
     """Rewrite the cached results of seats: dicts of `seat_id` and the `SeatRow` figures."""
     rows = list(changed)
     if rows:
-        _conn().execute(_UPDATE_SEAT, rows)
+        _UPDATE_SEAT.many(_conn(), rows)
 
 
 def set_finished(game_id: int, finished_at: datetime | None) -> None:

@@ -1,0 +1,104 @@
+"""The turn path's statements run straight on the DB-API cursor (`tracker.store.direct`): the
+same rows, types and errors as through `Connection.execute`, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from flask import Flask
+from sqlalchemy import exc, select
+from stats_builders import new_account
+
+from tracker.extensions import db
+from tracker.models import Game, GameSeat, Turn
+from tracker.services import games
+from tracker.store import games as store
+from tracker.store.rows import TurnRow
+
+
+def a_turn(seq: int, at: datetime) -> TurnRow:
+    return TurnRow(
+        id=0,
+        seq=seq,
+        seat=0,
+        dice="66666",
+        field="five_of_a_kind",
+        column=None,
+        points=50,
+        extra_bonus=0,
+        created_at=at,
+    )
+
+
+def test_a_turn_written_directly_reads_back_as_the_orm_wrote_it(app: Flask):
+    at = datetime(2026, 12, 1, 18, 30, 15, 123456)
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game_id = games.create_game(account, "standard", ["Ala"]).game.id
+        with store.writing():
+            lock = store.lock_game(account, game_id)
+            turn_id = store.insert_turn(game_id, a_turn(1, at))
+            db.session.commit()
+        turn = db.session.get(Turn, turn_id)
+        version = db.session.scalar(select(Game.version).where(Game.id == game_id))
+
+    assert lock is not None
+    assert (lock.id, lock.version) == (game_id, version)
+    assert version == 1  # created at 0, raised by the lock's `version + 1`
+    assert turn is not None
+    assert (turn.game_id, turn.seq, turn.dice, turn.field, turn.points) == (
+        game_id,
+        1,
+        "66666",
+        "five_of_a_kind",
+        50,
+    )
+    assert turn.column is None
+    assert turn.created_at == at  # the DateTime type's own storage, microseconds kept
+
+
+def test_another_accounts_game_is_not_locked(app: Flask):
+    with app.app_context():
+        owner = new_account("Kowalscy")
+        stranger = new_account("Nowakowie")
+        game_id = games.create_game(owner, "standard", ["Ala"]).game.id
+        with store.writing():
+            assert store.lock_game(stranger, game_id) is None
+            db.session.rollback()
+        assert db.session.scalar(select(Game.version).where(Game.id == game_id)) == 0
+
+
+def test_a_database_error_comes_out_as_sqlalchemys_and_the_write_rolls_back(app: Flask):
+    at = datetime(2026, 12, 1, 18, 30)
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game_id = games.create_game(account, "standard", ["Ala"]).game.id
+        with store.writing():
+            store.lock_game(account, game_id)
+            store.insert_turn(game_id, a_turn(1, at))
+            with pytest.raises(exc.IntegrityError):
+                store.insert_turn(game_id, a_turn(1, at))  # the same seq twice
+            db.session.rollback()
+        assert db.session.scalar(select(Game.version).where(Game.id == game_id)) == 0
+        assert db.session.scalars(select(Turn).where(Turn.game_id == game_id)).all() == []
+
+
+def test_seat_figures_are_written_for_every_seat_given(app: Flask):
+    with app.app_context():
+        account = new_account("Kowalscy")
+        view = games.create_game(account, "standard", ["Ala", "Ola"])
+        figures = {"place": 1, "upper_bonuses": 1, "generals": 2, "extra_bonuses": 0}
+        with store.writing():
+            store.update_seats(
+                {"seat_id": seat.id, "total": 100 + i, "is_winner": i == 0, **figures}
+                for i, seat in enumerate(view.seats)
+            )
+            db.session.commit()
+        seats = db.session.scalars(
+            select(GameSeat).where(GameSeat.game_id == view.game.id).order_by(GameSeat.seat)
+        ).all()
+    assert [(s.total, s.is_winner, s.generals, s.place) for s in seats] == [
+        (100, True, 2, 1),
+        (101, False, 2, 1),
+    ]
