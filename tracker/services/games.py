@@ -200,7 +200,10 @@ def locked_game(account_id: int, game_id: object) -> Iterator[GameLock]:
 def expire_orm_game(game_id: int) -> None:
     """Writes on the turn path go through Core: a `Game` this session already holds must read
     `finished_at` and `version` again rather than keep the old values."""
-    game = db.session.identity_map.get(db.session.identity_key(Game, game_id))
+    identity_map = db.session.identity_map
+    if not identity_map:  # the API's turn: no ORM object at all (building the key costs)
+        return
+    game = identity_map.get(db.session.identity_key(Game, game_id))
     if game is not None:
         db.session.expire(game, ["finished_at", "version"])
 

@@ -27,9 +27,13 @@ from sqlalchemy.sql.expression import ClauseElement
 
 class _Compiled(NamedTuple):
     sql: str
-    names: tuple[str, ...] | None  # positional paramstyles: the parameters in order
-    defaults: dict[str, Any]  # literals in the statement (`version + 1`)
-    processors: dict[str, Callable[[Any], Any]]
+    # Each parameter in order (positional paramstyles) or by name: its name, its literal
+    # value when the statement holds one (`version + 1`), its type's bind processor.
+    params: tuple[tuple[str, Any, Callable[[Any], Any] | None], ...]
+    positional: bool
+
+
+_NO_VALUE = object()
 
 
 class Direct:
@@ -43,29 +47,26 @@ class Direct:
         compiled = self._compiled.get(dialect)
         if compiled is None:
             sql = cast(SQLCompiler, self.statement.compile(dialect=dialect))
-            binds = sql.binds
-            defaults = {
-                name: bind.value
-                for name, bind in binds.items()
-                if not bind.required and bind.value is not None
-            }
-            processors: dict[str, Callable[[Any], Any]] = {}
-            for name, bind in binds.items():
-                processor = bind.type.bind_processor(dialect)
-                if processor is not None:
-                    processors[name] = processor
-            names = tuple(sql.positiontup) if sql.positiontup is not None else None
-            compiled = self._compiled[dialect] = _Compiled(sql.string, names, defaults, processors)
+            positional = sql.positiontup is not None
+            names = tuple(sql.positiontup or ()) if positional else tuple(sql.binds)
+            params = []
+            for name in names:
+                bind = sql.binds[name]
+                literal = _NO_VALUE if bind.required or bind.value is None else bind.value
+                params.append((name, literal, bind.type.bind_processor(dialect)))
+            compiled = _Compiled(sql.string, tuple(params), positional)
+            self._compiled[dialect] = compiled
         return compiled
 
-    def _arguments(self, compiled: _Compiled, params: Mapping[str, Any]) -> Any:
-        values = {**compiled.defaults, **params} if compiled.defaults else dict(params)
-        for name, processor in compiled.processors.items():
-            if name in values:
-                values[name] = processor(values[name])
-        if compiled.names is None:
-            return values
-        return tuple(values[name] for name in compiled.names)
+    @staticmethod
+    def _arguments(compiled: _Compiled, values: Mapping[str, Any]) -> Any:
+        arguments = []
+        for name, literal, processor in compiled.params:
+            value = values[name] if literal is _NO_VALUE else literal
+            arguments.append(value if processor is None else processor(value))
+        if compiled.positional:
+            return tuple(arguments)
+        return dict(zip((name for name, _, _ in compiled.params), arguments, strict=True))
 
     def first(self, conn: Connection, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """Run with one set of parameters; the first row returned, if any."""
