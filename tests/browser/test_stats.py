@@ -37,6 +37,30 @@ def small_tap_targets(page: Page) -> list[str]:
     )
 
 
+def wide_tables_scroll_inside(page: Page) -> list[str]:
+    """Tables wider than the phone that are not inside a container that scrolls them
+    sideways (`.table-scroll`), and scroll containers wider than the page's main part."""
+    return page.evaluate(
+        """() => {
+            const main = document.querySelector('main').getBoundingClientRect();
+            const bad = [];
+            for (const table of document.querySelectorAll('main table')) {
+                const box = table.closest('.table-scroll');
+                if (!box) {
+                    if (table.getBoundingClientRect().right > main.right + 0.5)
+                        bad.push('unboxed: ' + table.outerHTML.slice(0, 60));
+                    continue;
+                }
+                if (getComputedStyle(box).overflowX !== 'auto')
+                    bad.push('not scrolling: ' + box.outerHTML.slice(0, 60));
+                if (box.getBoundingClientRect().right > main.right + 0.5)
+                    bad.push('too wide: ' + box.outerHTML.slice(0, 60));
+            }
+            return bad;
+        }"""
+    )
+
+
 def assert_tap_target(page: Page, locator) -> None:
     box = locator.bounding_box()
     assert box is not None
@@ -62,6 +86,19 @@ def test_statistics_page_on_a_phone(page: Page, live_server, screenshot):
     expect(
         page.get_by_role("img", name=re.compile(r"^Gry według wariantu Najczęściej"))
     ).to_be_visible()
+    # Who the dice favour: the first seat per table size, and the nemeses.
+    expect(page.get_by_role("heading", name="Kto zaczyna", level=2)).to_be_visible()
+    sizes = page.locator("table.seat-advantage")
+    expect(sizes.first).to_be_visible()
+    assert sizes.count() == 3  # the games of two, three and four players
+    expect(
+        sizes.first.get_by_role("row", name=re.compile(r"^1\. \(zaczyna\) \d+ \d+\s?%$"))
+    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Nemezis")).to_be_visible()
+    nemeses = page.locator(".nemeses .nemesis")
+    expect(nemeses.first).to_be_visible()
+    expect(nemeses.first).to_have_text(re.compile(r"^\S.* → \S.*\s+\d+–\d+–\d+\s+\(\d+ wspóln"))
+    assert wide_tables_scroll_inside(page) == []
     assert no_sideways_scroll(page)
     assert small_tap_targets(page) == []
     screenshot(page, "stats")
@@ -118,6 +155,11 @@ def test_player_page_on_a_phone(page: Page, live_server, screenshot):
     expect(page.locator("#chart-timeline")).to_be_visible()
     expect(page.locator("#chart-totals")).to_be_visible()
     expect(page.get_by_role("heading", name="Pola tabeli")).to_be_visible()
+    expect(page.get_by_role("heading", name="Nemezis")).to_be_visible()
+    nemesis = page.locator(".nemeses .nemesis")
+    expect(nemesis).to_have_count(1)
+    expect(nemesis).to_have_text(re.compile(r"^\S.*\s+\d+–\d+–\d+\s+\(\d+ wspóln"))
+    assert wide_tables_scroll_inside(page) == []
     assert no_sideways_scroll(page)
     assert small_tap_targets(page) == []
     screenshot(page, "stats-player")

@@ -588,6 +588,23 @@ def test_api_answers_the_exact_figures(client: FlaskClient, family: dict[str, An
     body = response.get_json()
     # Who plays best (`skill`, per reviewed variant): tests/integration/test_skill.py.
     assert all(set(p.pop("skill")) <= {"standard", "scandinavian"} for p in body["players"])
+    per_variant = {p["name"]: p.pop("by_variant") for p in body["players"]}
+    # Ola's standard games G1, G2 (one Generał each) and G3 (two): 4 in 3 × 13 turns.
+    assert per_variant["Ola"]["standard"] == {
+        "games": 3,
+        "wins": 2,
+        "average": 335.33,
+        "best": 418,
+        "worst": 294,
+        "columns": 3,
+        "upper_bonuses": 3,
+        "upper_bonus_rate": 1.0,
+        "turns": 39,
+        "generals": 4,
+        "generals_per_100_turns": 10.26,
+        "extra_bonuses": 1,
+    }
+    assert per_variant["Jan"]["poker"] == {"games": 2, "wins": 2}
     assert body == {
         "games": 7,
         "by_variant": {"standard": 4, "poker": 2, "scandinavian": 1},
@@ -650,6 +667,7 @@ def test_api_poker_only_has_no_totals(client: FlaskClient, family: dict[str, Any
         "average": None,
         "best": None,
         "worst": None,
+        "by_variant": {"poker": {"games": 2, "wins": 2}},  # no totals, bonuses or Generały
         "skill": {},  # dice poker: no field is chosen, nothing to judge
     }
 
@@ -736,6 +754,7 @@ def test_statistics_page_shows_every_section_with_charts(client: FlaskClient, si
         "Kto gra najlepiej",
         "Wyniki w tabeli",
         "Rekordy",
+        "Kto zaczyna",
         "Pojedynki",
     ]
     # Charts: an SVG image each, named by its title and description, with a data table.

@@ -13,7 +13,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 
+from ..i18n import current_language, decimal_separator, month_names, ngettext
 from ..web import plural
 
 WIDTH = 328  # a 360 px screen less the page's padding
@@ -24,22 +26,6 @@ LEFT = 40  # room for the values of the vertical axis
 RIGHT = 10
 TOP = 14
 BOTTOM = 40  # room for two lines of labels under the horizontal axis
-
-MONTHS_SHORT = ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru")
-MONTHS = (
-    "styczeń",
-    "luty",
-    "marzec",
-    "kwiecień",
-    "maj",
-    "czerwiec",
-    "lipiec",
-    "sierpień",
-    "wrzesień",
-    "październik",
-    "listopad",
-    "grudzień",
-)
 
 
 # --- shapes ------------------------------------------------------------------------------
@@ -109,17 +95,23 @@ class Chart:
 
 
 def count(n: int, one: str, few: str, many: str) -> str:
+    """Deprecated, Polish only: write `ngettext("%(num)d gra", "%(num)d gier", n)` instead."""
     return f"{n} {plural(n, one, few, many)}"
 
 
+def games(n: int) -> str:
+    """ "1 gra", "2 gry", "5 gier"; "1 game", "5 games"."""
+    return ngettext("%(num)d gra", "%(num)d gier", n)
+
+
 def decimal(x: float | None, places: int = 1) -> str:
-    """245,3 – a decimal comma, as Polish writes it; "–" for no value."""
+    """245,3 – a decimal comma, as Polish writes it (245.3 in English); "–" for no value."""
     if x is None:
         return "–"
     text = f"{x:.{places}f}"
     if places and text.rstrip("0").endswith("."):
         text = text.split(".")[0]  # 245.0 -> 245
-    return text.replace(".", ",").replace("-", "−")
+    return text.replace(".", decimal_separator()).replace("-", "−")
 
 
 def signed(x: float | None, places: int = 1) -> str:
@@ -134,8 +126,20 @@ def percent(x: float | None) -> str:
     return "–" if x is None else f"{round(x * 100)}%"
 
 
+@cache
+def _months(language: str, short: bool) -> tuple[str, ...]:
+    """The twelve month names of `language` (Babel reads its locale data once per language)."""
+    return tuple(month_names(short=short))
+
+
 def month_name(month: date) -> str:
-    return f"{MONTHS[month.month - 1]} {month.year}"
+    """The month and year: "maj 2025" (Polish months are lower case), "May 2025"."""
+    return f"{_months(current_language(), False)[month.month - 1]} {month.year}"
+
+
+def short_month(month: date) -> str:
+    """The month, short: "paź", "Oct"."""
+    return _months(current_language(), True)[month.month - 1]
 
 
 # --- scales ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from wtforms import SelectField, StringField
 # types-WTForms (3.2) predates SelectChoice, new in WTForms 3.3 (tuples are deprecated there).
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 
+from ..i18n import lazy_gettext
 from ..rules import VARIANT_NAMES
 
 ALL_VARIANTS = ""
@@ -22,14 +23,16 @@ class FilterForm(FlaskForm):
         csrf = False  # reads nothing but the query string, changes nothing
 
     # Polish parameter names in the address: /statystyki?wariant=triple&od=2025-05-01
+    # The choices' labels are lazy: translated when the form is drawn (the variants' names are
+    # the rules' N_-marked texts).
     variant = SelectField(
-        "Wariant",
+        lazy_gettext("Wariant"),
         name="wariant",
         choices=[
-            SelectChoice(ALL_VARIANTS, "Wszystkie warianty"),
-            *(SelectChoice(v, name) for v, name in VARIANT_NAMES.items()),
+            SelectChoice(ALL_VARIANTS, lazy_gettext("Wszystkie warianty")),
+            *(SelectChoice(v, lazy_gettext(name)) for v, name in VARIANT_NAMES.items()),
         ],
-        validate_choice=False,  # the service names an unknown variant in Polish
+        validate_choice=False,  # the service names an unknown variant in the user's language
     )
-    since = StringField("Od dnia", name="od", render_kw={"type": "date"})
-    until = StringField("Do dnia", name="do", render_kw={"type": "date"})
+    since = StringField(lazy_gettext("Od dnia"), name="od", render_kw={"type": "date"})
+    until = StringField(lazy_gettext("Do dnia"), name="do", render_kw={"type": "date"})

@@ -1,26 +1,35 @@
 """What the statistics pages show beside the service's figures: their charts (titles and
-one-sentence summaries over `charts`' geometry), the filter in words, and local days."""
+one-sentence summaries over `charts`' geometry), the filter in words, and local days.
+
+Every text is translated once per chart (a row's text is a translated template formatted in
+the loop), so a page costs a handful of catalog look-ups whatever the number of games.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from typing import Any
 
+from ..i18n import _, current_language, ngettext
 from ..rules import VARIANT_NAMES
+from ..rules_text import rules_text
 from ..services import stats
 from ..web import local_zone
 from . import charts
-from .charts import Chart, count, decimal, month_name, signed
+from .charts import Chart, decimal, games, month_name, signed
 
 
 def local_day(moment: datetime) -> str:
-    """A stored UTC time as the local day it fell on: "3.05.2025"."""
+    """A stored UTC time as the local day it fell on: "3.05.2025" ("3 May 2025")."""
     local = moment.replace(tzinfo=UTC).astimezone(local_zone())
     return _day(local.date())
 
 
 def _day(day: date) -> str:
-    return f"{day.day}.{day:%m.%Y}"
+    language = current_language()
+    if language == "pl":
+        return f"{day.day}.{day:%m.%Y}"
+    return f"{day.day} {charts.short_month(day)} {day.year}"
 
 
 def period(first: datetime, last: datetime) -> str:
@@ -28,25 +37,38 @@ def period(first: datetime, last: datetime) -> str:
     return a if a == b else f"{a} – {b}"
 
 
+def variant_name(variant: str) -> str:
+    """A variant's name in the request's language."""
+    return rules_text(VARIANT_NAMES[variant])
+
+
 def describe(f: stats.GameFilter, names: dict[int, str]) -> str:
     """The filter in words, for the summary of the folded form."""
     parts = []
     if f.variant:
-        parts.append(VARIANT_NAMES[f.variant])
+        parts.append(variant_name(f.variant))
     if f.since and f.until:
         parts.append(f"{_day(f.since)} – {_day(f.until)}")
     elif f.since:
-        parts.append(f"od {_day(f.since)}")
+        parts.append(_("od %(day)s", day=_day(f.since)))
     elif f.until:
-        parts.append(f"do {_day(f.until)}")
+        parts.append(_("do %(day)s", day=_day(f.until)))
     if f.player_ids:
         chosen = sorted((names[i] for i in f.player_ids if i in names), key=stats.sort_key)
-        parts.append(("razem: " if len(chosen) > 1 else "z udziałem: ") + ", ".join(chosen))
+        together = ", ".join(chosen)
+        if len(chosen) > 1:
+            parts.append(_("razem: %(names)s", names=together))
+        else:
+            parts.append(_("z udziałem: %(names)s", names=together))
     return " · ".join(parts)
 
 
-def _games(n: int) -> str:
-    return count(n, "gra", "gry", "gier")
+def _counted(n: int, memo: dict[int, str]) -> str:
+    """`games(n)`, looked up once per number on a chart."""
+    text = memo.get(n)
+    if text is None:
+        text = memo[n] = games(n)
+    return text
 
 
 def overview_charts(data: stats.Overview) -> dict[str, Any]:
@@ -57,19 +79,24 @@ def overview_charts(data: stats.Overview) -> dict[str, Any]:
     top_variant, top_games = next(iter(data.by_variant.items()))
     result["variants"] = charts.bar_chart(
         "chart-variants",
-        "Gry według wariantu",
-        f"Najczęściej gracie w: {VARIANT_NAMES[top_variant]} – {_games(top_games)} z {data.games}.",
-        ("Wariant", "Gry"),
-        [(VARIANT_NAMES[v], n, str(n)) for v, n in data.by_variant.items()],
+        _("Gry według wariantu"),
+        _(
+            "Najczęściej gracie w: %(variant)s – %(games)s z %(total)d.",
+            variant=variant_name(top_variant),
+            games=games(top_games),
+            total=data.games,
+        ),
+        (_("Wariant"), _("Gry")),
+        [(variant_name(v), n, str(n)) for v, n in data.by_variant.items()],
     )
     result["months"] = _month_chart(data.by_month)
     ranked = sorted(data.players, key=lambda p: (-p.overall.wins, stats.sort_key(p.name)))
     leader = ranked[0]
     result["wins"] = charts.bar_chart(
         "chart-wins",
-        "Wygrane",
-        f"Najwięcej wygranych: {leader.name} – {leader.overall.wins}.",
-        ("Gracz", "Wygrane"),
+        _("Wygrane"),
+        _("Najwięcej wygranych: %(name)s – %(wins)d.", name=leader.name, wins=leader.overall.wins),
+        (_("Gracz"), _("Wygrane")),
         [(p.name, p.overall.wins, str(p.overall.wins)) for p in ranked],
     )
     result["distributions"] = [
@@ -81,19 +108,26 @@ def overview_charts(data: stats.Overview) -> dict[str, Any]:
 def _month_chart(months: list[stats.MonthCount]) -> Chart:
     busiest = max(months, key=lambda m: m.games)
     if len(months) == 1:
-        summary = f"Wszystkie gry w miesiącu {month_name(months[0].month)}: {months[0].games}."
+        summary = _(
+            "Wszystkie gry w miesiącu %(month)s: %(games)d.",
+            month=month_name(months[0].month),
+            games=months[0].games,
+        )
     else:
-        summary = (
-            f"Od {month_name(months[0].month)} do {month_name(months[-1].month)}; najwięcej "
-            f"gier w miesiącu {month_name(busiest.month)}: {busiest.games}."
+        summary = _(
+            "Od %(first)s do %(last)s; najwięcej gier w miesiącu %(busiest)s: %(games)d.",
+            first=month_name(months[0].month),
+            last=month_name(months[-1].month),
+            busiest=month_name(busiest.month),
+            games=busiest.games,
         )
     return charts.column_chart(
         "chart-months",
-        "Gry w kolejnych miesiącach",
+        _("Gry w kolejnych miesiącach"),
         summary,
-        ("Miesiąc", "Gry"),
+        (_("Miesiąc"), _("Gry")),
         [(month_name(m.month), m.games, str(m.games)) for m in months],
-        [(charts.MONTHS_SHORT[m.month.month - 1], str(m.month.year)) for m in months],
+        [(charts.short_month(m.month), str(m.month.year)) for m in months],
     )
 
 
@@ -104,15 +138,21 @@ def _histogram_chart(h: stats.Histogram, chart_id: str) -> Chart:
     commonest = max(h.bins, key=lambda b: b[1])
     lowest = next(low for low, n in h.bins if n)
     highest = next(low for low, n in reversed(h.bins) if n)
-    times = count(commonest[1], "raz", "razy", "razy")
+    points = _("%(points)s pkt")  # formatted per bin below
     return charts.column_chart(
         chart_id,
-        f"Rozkład wyników – {VARIANT_NAMES[h.variant]}",
-        f"{count(h.count, 'wynik', 'wyniki', 'wyników')} od {span(lowest)} do {span(highest)} "
-        f"pkt; najczęściej {span(commonest[0])} pkt ({times}).",
-        ("Punkty", "Ile razy"),
-        [(f"{span(low)} pkt", n, str(n)) for low, n in h.bins],
-        [(str(low), "") for low, _ in h.bins],
+        _("Rozkład wyników – %(variant)s", variant=variant_name(h.variant)),
+        _(
+            "%(results)s od %(low)s do %(high)s pkt; najczęściej %(common)s pkt (%(times)s).",
+            results=ngettext("%(num)d wynik", "%(num)d wyników", h.count),
+            low=span(lowest),
+            high=span(highest),
+            common=span(commonest[0]),
+            times=ngettext("%(num)d raz", "%(num)d razy", commonest[1]),
+        ),
+        (_("Punkty"), _("Ile razy")),
+        [(points % {"points": span(low)}, n, str(n)) for low, n in h.bins],
+        [(str(low), "") for low, _n in h.bins],
     )
 
 
@@ -133,30 +173,42 @@ def _skill_chart(tl: stats.SkillTimeline) -> Chart:
     """Expected points given away per turn, game by game (or month by month), with the mean
     over them all (per turn, not per point) as the dashed line; luck in the data table."""
     approx = "" if all(p.skill.exact for p in tl.points) else "≈"
-    name = VARIANT_NAMES[tl.variant]
+    name = variant_name(tl.variant)
     total = sum((p.skill for p in tl.points), stats.Skill())
     mean = total.loss_per_turn or 0.0
     values = [p.skill.loss_per_turn or 0.0 for p in tl.points]
+    # Translated once, formatted per point.
+    per_game_text = _("%(per_turn)s (szczęście %(luck)s)")
+    per_month_text = _("%(per_turn)s (szczęście %(luck)s; %(games)s)")
+    memo: dict[int, str] = {}
 
     def text(p: stats.SkillPoint) -> str:
-        per_turn = f"{approx}{decimal(p.skill.loss_per_turn)}"
-        luck = f"{approx}{signed(p.skill.luck_per_game)}"
+        figures = {
+            "per_turn": f"{approx}{decimal(p.skill.loss_per_turn)}",
+            "luck": f"{approx}{signed(p.skill.luck_per_game)}",
+        }
         if tl.per_game:
-            return f"{per_turn} (szczęście {luck})"
-        return f"{per_turn} (szczęście {luck}; {_games(p.skill.games)})"
+            return per_game_text % figures
+        return per_month_text % {**figures, "games": _counted(p.skill.games, memo)}
 
     if tl.per_game:
         labels = [_played_on_day(p.at) for p in tl.points]
-        title = f"Oddane oczekiwane punkty na ruch w kolejnych grach – {name}"
-        headers = ("Gra z dnia", "Oddane na ruch")
+        title = _("Oddane oczekiwane punkty na ruch w kolejnych grach – %(variant)s", variant=name)
+        headers = (_("Gra z dnia"), _("Oddane na ruch"))
     else:
         labels = [month_name(p.at) for p in tl.points]
-        title = f"Oddane oczekiwane punkty na ruch w kolejnych miesiącach – {name}"
-        headers = ("Miesiąc", "Oddane na ruch")
-    summary = (
-        f"{_games(total.games)}, {count(total.turns, 'ruch', 'ruchy', 'ruchów')}: "
-        f"od {approx}{decimal(min(values))} do {approx}{decimal(max(values))} "
-        f"oczekiwanego punktu na ruch, średnio {approx}{decimal(mean)}. Mniej znaczy lepiej."
+        title = _(
+            "Oddane oczekiwane punkty na ruch w kolejnych miesiącach – %(variant)s", variant=name
+        )
+        headers = (_("Miesiąc"), _("Oddane na ruch"))
+    summary = _(
+        "%(games)s, %(moves)s: od %(low)s do %(high)s oczekiwanego punktu na ruch, "
+        "średnio %(mean)s. Mniej znaczy lepiej.",
+        games=games(total.games),
+        moves=ngettext("%(num)d ruch", "%(num)d ruchów", total.turns),
+        low=f"{approx}{decimal(min(values))}",
+        high=f"{approx}{decimal(max(values))}",
+        mean=f"{approx}{decimal(mean)}",
     )
     data = [(lb, v, text(p)) for lb, v, p in zip(labels, values, tl.points, strict=True)]
     ends = (labels[0], labels[-1])
@@ -175,30 +227,43 @@ def _played_on(point: stats.TimelinePoint) -> str:
 
 
 def _timeline_chart(tl: stats.Timeline) -> Chart:
-    name = VARIANT_NAMES[tl.variant]
+    name = variant_name(tl.variant)
     values = [p.value for p in tl.points]
     if tl.per_game:
-        games = len(tl.points)
-        mean = sum(values) / games
-        data = [(_played_on(p), p.value, f"{decimal(p.value)} pkt") for p in tl.points]
-        summary = (
-            f"{_games(games)}: od {decimal(min(values))} do {decimal(max(values))} pkt, "
-            f"średnio {decimal(mean)}."
+        played = len(tl.points)
+        mean = sum(values) / played
+        points = _("%(points)s pkt")  # formatted per point below
+        data = [(_played_on(p), p.value, points % {"points": decimal(p.value)}) for p in tl.points]
+        summary = _(
+            "%(games)s: od %(low)s do %(high)s pkt, średnio %(mean)s.",
+            games=games(played),
+            low=decimal(min(values)),
+            high=decimal(max(values)),
+            mean=decimal(mean),
         )
-        title = f"Wyniki w kolejnych grach – {name}"
-        headers = ("Gra z dnia", "Wynik")
+        title = _("Wyniki w kolejnych grach – %(variant)s", variant=name)
+        headers = (_("Gra z dnia"), _("Wynik"))
     else:
-        games = sum(p.games for p in tl.points)
-        mean = sum(p.value * p.games for p in tl.points) / games
+        played = sum(p.games for p in tl.points)
+        mean = sum(p.value * p.games for p in tl.points) / played
+        month_text = _("%(points)s pkt (%(games)s)")  # formatted per month below
+        memo: dict[int, str] = {}
         data = [
-            (month_name(p.at), p.value, f"{decimal(p.value)} pkt ({_games(p.games)})")
+            (
+                month_name(p.at),
+                p.value,
+                month_text % {"points": decimal(p.value), "games": _counted(p.games, memo)},
+            )
             for p in tl.points
         ]
-        summary = (
-            f"Średni wynik w miesiącu, {_games(games)}: od {decimal(min(values))} do "
-            f"{decimal(max(values))} pkt, średnio {decimal(mean)}."
+        summary = _(
+            "Średni wynik w miesiącu, %(games)s: od %(low)s do %(high)s pkt, średnio %(mean)s.",
+            games=games(played),
+            low=decimal(min(values)),
+            high=decimal(max(values)),
+            mean=decimal(mean),
         )
-        title = f"Średni wynik w kolejnych miesiącach – {name}"
-        headers = ("Miesiąc", "Średni wynik")
+        title = _("Średni wynik w kolejnych miesiącach – %(variant)s", variant=name)
+        headers = (_("Miesiąc"), _("Średni wynik"))
     ends = (data[0][0], data[-1][0])
     return charts.line_chart("chart-timeline", title, summary, headers, data, ends, mean)

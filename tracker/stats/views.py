@@ -16,10 +16,10 @@ from ..rules import TABLE_VARIANTS, VARIANT_NAMES
 from ..services import NotFound, players, stats
 from ..services.filters import GameFilter, InvalidFilter, read_filter
 from ..services.inputs import whole_number
-from ..web import account_id, local_zone, plural, signed_in_only
-from .charts import count, decimal, percent, signed
+from ..web import account_id, local_zone, signed_in_only
+from .charts import decimal, percent, signed
 from .forms import FilterForm
-from .pages import describe, local_day, overview_charts, period, player_charts
+from .pages import describe, local_day, overview_charts, period, player_charts, variant_name
 
 bp = Blueprint("stats", __name__)
 
@@ -102,12 +102,11 @@ def player(player_id: int) -> ResponseReturnValue:
 
 @bp.context_processor
 def helpers() -> dict[str, Any]:
-    """Formatting for the statistics templates only (not app-wide filters)."""
+    """Formatting for the statistics templates only (not app-wide filters). The variants' names
+    are translated once per page, not once per row."""
     return {
-        "variant_names": VARIANT_NAMES,
+        "variant_names": {v: variant_name(v) for v in VARIANT_NAMES},
         "table_variants": TABLE_VARIANTS,
-        "count": count,
-        "plural": plural,
         "decimal": decimal,
         "percent": percent,
         "signed": signed,

@@ -28,6 +28,7 @@ The modules, along the seams of the work:
 - `counts`: games per variant and per local month;
 - `figures`: one pass over the seats (figures per player and variant, distributions);
 - `streaks`: one pass over the games (winning streaks, head-to-head);
+- `dice`: the first seat's advantage and each player's nemesis, from the same pass;
 - `records`: the highest totals and the most Generały;
 - `skill`: who plays best, from the seat reviews (expected points given away, luck);
 - `player`: the player page; `overview`: the statistics page and the API's summary.
@@ -35,8 +36,9 @@ The modules, along the seams of the work:
 
 from ..filters import DEFAULT_TIMEZONE, GameFilter
 from .counts import games_by_month, games_by_variant
+from .dice import NEMESIS_GAMES, nemeses, rivalries, seat_advantage
 from .figures import HISTOGRAM_BINS, bin_width, distributions, player_stats
-from .overview import api_summary, empty_api_summary, overview
+from .overview import api_rivals, api_summary, empty_api_rivals, empty_api_summary, overview
 from .player import (
     RECENT_GAMES,
     TIMELINE_GAMES,
@@ -53,12 +55,14 @@ from .results import (
     Figures,
     Histogram,
     MonthCount,
+    Nemesis,
     Overview,
     Pair,
     PlayerReport,
     PlayerSkill,
     PlayerStats,
     RecentGame,
+    SeatAdvantage,
     Skill,
     SkillPoint,
     SkillTimeline,
@@ -83,12 +87,15 @@ __all__ = [
     "GameFilter",
     "Histogram",
     "MonthCount",
+    "NEMESIS_GAMES",
+    "Nemesis",
     "Overview",
     "Pair",
     "PlayerReport",
     "PlayerSkill",
     "PlayerStats",
     "RecentGame",
+    "SeatAdvantage",
     "Skill",
     "SkillPoint",
     "SkillTimeline",
@@ -97,10 +104,12 @@ __all__ = [
     "Timeline",
     "TimelinePoint",
     "VariantSkill",
+    "api_rivals",
     "api_summary",
     "best_totals",
     "bin_width",
     "distributions",
+    "empty_api_rivals",
     "empty_api_summary",
     "field_figures",
     "find_player_id",
@@ -109,10 +118,13 @@ __all__ = [
     "head_to_head",
     "longest_streaks",
     "most_generals",
+    "nemeses",
     "overview",
     "player_report",
     "player_stats",
     "recent_games",
+    "rivalries",
+    "seat_advantage",
     "skill_by_player",
     "skill_timeline",
     "sort_key",

@@ -26,8 +26,14 @@ def games_by_variant(account_id: int, f: GameFilter) -> dict[str, int]:
     counts = db.session.execute(
         select(Game.variant, func.count()).where(*games_in(account_id, f)).group_by(Game.variant)
     ).all()
+    return _most_played(dict(counts))
+
+
+def _most_played(counts: dict[str, int]) -> dict[str, int]:
     order = list(rules.VARIANT_NAMES)
-    rows = sorted(counts, key=lambda r: (-r[1], order.index(r[0]) if r[0] in order else len(order)))
+    rows = sorted(
+        counts.items(), key=lambda r: (-r[1], order.index(r[0]) if r[0] in order else len(order))
+    )
     return {variant: count for variant, count in rows}
 
 
@@ -36,6 +42,25 @@ def games_by_month(account_id: int, f: GameFilter) -> list[MonthCount]:
         select(func.count()).select_from(Game).where(*games_in(account_id, f)), f.zone
     )
     return [MonthCount(month, row[0]) for month, row in fill_months(counts, (0,))]
+
+
+def games_by_variant_and_month(
+    account_id: int, f: GameFilter
+) -> tuple[dict[str, int], list[MonthCount]]:
+    """`games_by_variant` and `games_by_month` in one pass over the filtered games."""
+    month, edge = _month_parts(Game.finished_at, f.zone)
+    rows = db.session.execute(
+        select(Game.variant, func.count(), month, edge)
+        .where(*games_in(account_id, f))
+        .group_by(Game.variant, month, edge)
+    ).all()
+    by_variant: dict[str, int] = {}
+    by_month: dict[date, list[int]] = {}
+    for variant, count, utc_month, edge_value in rows:
+        by_variant[variant] = by_variant.get(variant, 0) + count
+        by_month.setdefault(_local_month(utc_month, edge_value, f.zone), [0])[0] += count
+    months = [MonthCount(m, row[0]) for m, row in fill_months(by_month, (0,))]
+    return _most_played(by_variant), months
 
 
 def by_local_month(
@@ -55,17 +80,21 @@ def by_local_month(
     ).all()
     result: dict[date, list[int]] = {}
     for *figures, utc_month, edge_value in rows:
-        year, mon = int(utc_month[:4]), int(utc_month[5:7])
-        if edge_value is None:
-            local = date(year, mon, 1)
-        else:
-            day, hour = (int(part) for part in edge_value.split())
-            moment = datetime(year, mon, day, hour, tzinfo=UTC).astimezone(zone)
-            local = date(moment.year, moment.month, 1)
-        sums = result.setdefault(local, [0] * len(figures))
+        sums = result.setdefault(_local_month(utc_month, edge_value, zone), [0] * len(figures))
         for i, value in enumerate(figures):
             sums[i] += value or 0
     return result
+
+
+def _local_month(utc_month: str, edge_value: str | None, zone: tzinfo) -> date:
+    """The local month of a row grouped by `_month_parts`: its UTC month ("YYYY-MM"), or for
+    the hours near a month's edge, that of its UTC day and hour ("DD HH")."""
+    year, mon = int(utc_month[:4]), int(utc_month[5:7])
+    if edge_value is None:
+        return date(year, mon, 1)
+    day, hour = (int(part) for part in edge_value.split())
+    moment = datetime(year, mon, day, hour, tzinfo=UTC).astimezone(zone)
+    return date(moment.year, moment.month, 1)
 
 
 def _month_parts(column: Any, zone: tzinfo) -> tuple[Any, Any]:

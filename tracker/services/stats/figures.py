@@ -20,7 +20,6 @@ from ... import rules
 from ...models import Game, GameSeat
 from ..filters import GameFilter
 from .query import (
-    IS_TABLE,
     KEY_TOTALS,
     KEY_VARIANTS,
     VARIANT_CODES,
@@ -90,8 +89,10 @@ def figures_of(groups: Iterable[Any]) -> dict[int, dict[str, Figures]]:
         s[0] += seats
         s[1] += wins
         s[2] += total * seats
-        s[3] = max(s[3], total)
-        s[4] = min(s[4], total)
+        if total > s[3]:  # comparisons, not max() and min(): a call each is a tenth of this
+            s[3] = total
+        elif total < s[4]:
+            s[4] = total
         s[5] += bonuses
         s[6] += generals
         s[7] += extra
@@ -114,6 +115,8 @@ def figures_of(groups: Iterable[Any]) -> dict[int, dict[str, Figures]]:
                 bonuses,
                 generals,
                 extra,
+                # A finished game fills every field of every column, one turn in force each.
+                games * table.turns,
             )
     return result
 
@@ -137,9 +140,12 @@ def histograms(groups: Iterable[Any]) -> list[Histogram]:
 
 
 def players_of(
-    figures: dict[int, dict[str, Figures]], streaks: dict[int, Streak]
+    figures: dict[int, dict[str, Figures]],
+    streaks: dict[int, Streak],
+    who: dict[int, str] | None = None,
 ) -> list[PlayerStats]:
-    who = names(figures)
+    """`who`: names by id, when the caller has them."""
+    who = names(figures, who)
     result = [
         PlayerStats(
             player_id=pid,
@@ -174,11 +180,12 @@ def bin_width(low: int, high: int, bins: int = HISTOGRAM_BINS) -> int:
     return _NICE_WIDTHS[-1]
 
 
-def overall_figures(account_id: int, f: GameFilter) -> list[tuple[str, Figures]]:
-    """Each player's overall figures in one query (the API has no use for streaks): poker
-    seats grouped apart, so that their round wins never mix with totals."""
-    # One integer to group by, player × 2 + table game (see `query`'s grouping keys).
-    key = (GameSeat.player_id * 2 + cast(IS_TABLE, Integer)).label("key")
+def overall_figures(account_id: int, f: GameFilter) -> list[tuple[str, dict[str, Figures]]]:
+    """Each player's figures per variant in one query (the API has no use for streaks or
+    totals' distributions), variants in `VARIANT_NAMES` order."""
+    # One integer to group by, player × KEY_VARIANTS + variant (see `query`'s grouping keys).
+    code = case(VARIANT_CODES, value=Game.variant, else_=KEY_VARIANTS - 1)
+    key = (GameSeat.player_id * literal(KEY_VARIANTS, BigInteger) + code).label("key")
     query = (
         select(
             key,
@@ -187,18 +194,31 @@ def overall_figures(account_id: int, f: GameFilter) -> list[tuple[str, Figures]]
             func.sum(GameSeat.total),
             func.max(GameSeat.total),
             func.min(GameSeat.total),
+            func.sum(GameSeat.upper_bonuses),
+            func.sum(GameSeat.generals),
+            func.sum(GameSeat.extra_bonuses),
         )
         .select_from(GameSeat)
         .join(Game, Game.id == GameSeat.game_id)
         .where(*games_in(account_id, f))
         .group_by(key)
     )
-    figures: dict[int, Figures] = defaultdict(Figures)
-    for packed, games, wins, total, best, worst in rows(query):
-        pid, table = divmod(packed, 2)
-        if table:
-            figures[pid] += Figures(games, wins, games, total, best, worst)
-        else:
-            figures[pid] += Figures(games=games, wins=wins)
-    who = names(figures)
-    return [(who[pid], fig) for pid, fig in figures.items()]
+    found = []
+    for packed, games, wins, total, best, worst, bonuses, generals, extra in rows(query):
+        pid, variant_code = divmod(packed, KEY_VARIANTS)
+        variant = VARIANT_OF_CODE.get(variant_code)
+        table = rules.TABLE_VARIANTS.get(variant or "")
+        if variant is None:  # a variant this version does not know is left out
+            continue
+        if table is None:  # poker: a seat's total is its round wins, no score
+            found.append((pid, variant, Figures(games=games, wins=wins)))
+            continue
+        figures = Figures(games, wins, games, total, best, worst, games * table.columns,
+                          bonuses, generals, extra, games * table.turns)  # fmt: skip
+        found.append((pid, variant, figures))
+    order = variant_order()
+    by_player: dict[int, dict[str, Figures]] = defaultdict(dict)
+    for pid, variant, figures in sorted(found, key=lambda r: order(r[1])):
+        by_player[pid][variant] = figures
+    who = names(by_player)
+    return [(who[pid], by_variant) for pid, by_variant in by_player.items()]

@@ -17,6 +17,7 @@ from ...extensions import db
 from ...models import Game, GameSeat, Player, Turn
 from ..filters import GameFilter
 from .counts import by_local_month
+from .dice import nemeses
 from .figures import VARIANT, figures_of, histograms, players_of, seat_groups
 from .query import (
     FIELD_CODES,
@@ -27,6 +28,7 @@ from .query import (
     VARIANT_CODES,
     VARIANT_OF_CODE,
     finished_at,
+    names,
     rows,
     seats_in,
 )
@@ -183,10 +185,12 @@ def player_report(account_id: int, player: Player, f: GameFilter) -> PlayerRepor
     figures = figures_of(groups)
     if not figures:
         return PlayerReport(pid, player.name, f, None, [], None, [], None, [], None, [], [])
-    results = game_results(account_id, own)
-    (stats,) = players_of(figures, streaks_of(results, pid))
+    results = game_results(account_id, own, seats=False)
+    # Everyone they played with, looked up once for the streak, head-to-head and nemesis.
+    who = names({q for o in results.outcomes.values() for q in o.players}, {pid: player.name})
+    (stats,) = players_of(figures, streaks_of(results, pid, who), who)
     chart_variant = _chart_variant(stats, f.variant)
-    best, generals = feats(account_id, own, groups, pid)
+    best, generals = feats(account_id, own, groups, pid, who)
     shown = histograms(g for g in groups if g[VARIANT] == chart_variant)
     skill = skill_by_player(account_id, own, pid).get(pid, {})
     skill_shown = chart_variant if chart_variant in skill else next(iter(skill), None)
@@ -209,7 +213,7 @@ def player_report(account_id: int, player: Player, f: GameFilter) -> PlayerRepor
         ),
         timeline_variants=list(stats.table_variants),
         distribution=shown[0] if shown else None,
-        pairs=pairs_of(results, pid),
+        pairs=pairs_of(results, pid, who),
         recent=recent_games(account_id, own, pid),
         skill=skill,
         skill_timeline=(
@@ -217,6 +221,7 @@ def player_report(account_id: int, player: Player, f: GameFilter) -> PlayerRepor
             if skill_shown
             else None
         ),
+        nemesis=nemeses(results, pid, who).get(pid),
     )
 
 

@@ -58,7 +58,11 @@ def finished_at(at: datetime | None) -> datetime:
     return at
 
 
-def names(ids: Iterable[int]) -> dict[int, str]:
+def names(ids: Iterable[int], known: dict[int, str] | None = None) -> dict[int, str]:
+    """Players' names by id; those in `known` (names the caller already has) are not looked up."""
+    if known:
+        missing = sorted(set(ids) - known.keys())
+        return {**names(missing), **known} if missing else known
     ids = sorted(set(ids))
     if not ids:
         return {}
@@ -84,8 +88,10 @@ KEY_TOTALS = 1_000_000  # more than any total (Kości potrójne stays under 20,0
 FIELD_CODES = {field_id: code for code, field_id in enumerate(sorted(ALL_FIELD_IDS))}
 FIELD_OF_CODE = {code: field_id for field_id, code in FIELD_CODES.items()}
 KEY_FIELDS = 32  # more than there are fields in both tables
+KEY_PLACES = 16  # more than there are places at a table (players)
 assert len(VARIANT_CODES) < KEY_VARIANTS
 assert len(FIELD_CODES) < KEY_FIELDS
+assert max(v.max_players for v in rules.VARIANTS.values()) < KEY_PLACES
 
 
 # --- orders --------------------------------------------------------------------------------

@@ -21,8 +21,14 @@ class Figures:
     worst: int | None = None
     columns: int = 0  # columns played: three a game in Kości potrójne
     upper_bonuses: int = 0
-    generals: int = 0
+    generals: int = 0  # turns whose five dice were all equal, wherever written
     extra_bonuses: int = 0
+    turns: int = 0  # turns in force of the table games: every field of every column once
+
+    @property
+    def generals_per_100_turns(self) -> float | None:
+        """Generały rolled per 100 turns (meaningful per variant: the turns of a game differ)."""
+        return 100 * self.generals / self.turns if self.turns else None
 
     @property
     def win_rate(self) -> float:
@@ -49,6 +55,7 @@ class Figures:
             upper_bonuses=self.upper_bonuses + other.upper_bonuses,
             generals=self.generals + other.generals,
             extra_bonuses=self.extra_bonuses + other.extra_bonuses,
+            turns=self.turns + other.turns,
         )
 
 
@@ -116,6 +123,44 @@ class Pair:
         return Pair(
             self.b_id, self.b_name, self.a_id, self.a_name, self.games, self.b_wins, self.a_wins
         )
+
+
+@dataclass(frozen=True)
+class SeatAdvantage:
+    """The finished games of one table size and the wins of each seat (seat 0 started); a
+    shared win counts for each winner, so the win rates may add up to more than 1."""
+
+    players: int
+    games: int
+    wins: tuple[int, ...]  # per seat
+
+    def win_rate(self, seat: int) -> float:
+        return self.wins[seat] / self.games if self.games else 0.0
+
+    @property
+    def fair_share(self) -> float:
+        """The win rate of every seat if the seat made no difference (and nobody tied)."""
+        return 1 / self.players
+
+
+@dataclass(frozen=True)
+class Nemesis:
+    """The rival who most often finished ahead of a player, and the rival's record against
+    them in the games they both played: `wins` (rival ahead), `losses` (player ahead), `draws`
+    (the same place, a shared win included)."""
+
+    player_id: int
+    name: str
+    rival_id: int
+    rival_name: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
 
 
 @dataclass(frozen=True)
@@ -218,6 +263,8 @@ class Overview:
     pairs: list[Pair]  # most games together first
     distributions: list[Histogram]  # one per table variant played
     skill: list[VariantSkill] = field(default_factory=list)  # who plays best, per variant
+    seat_advantage: list[SeatAdvantage] = field(default_factory=list)  # by table size, 2 up
+    nemeses: list[Nemesis] = field(default_factory=list)  # in the order of `players`
 
 
 @dataclass(frozen=True)
@@ -296,3 +343,4 @@ class PlayerReport:
     recent: list[RecentGame]
     skill: dict[str, Skill] = field(default_factory=dict)  # per table variant reviewed
     skill_timeline: SkillTimeline | None = None  # of the variant the charts show
+    nemesis: Nemesis | None = None
