@@ -28,14 +28,16 @@ from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..extensions import csrf
+from ..i18n import _, ngettext
 from ..services import ServiceError, Throttled, transfer
-from ..web import account_id, local_zone, plural, signed_in_only
+from ..services.transfer import bgstats
+from ..web import account_id, local_zone, signed_in_only
 from .forms import ImportForm
 
 bp = Blueprint("transfer", __name__)
 signed_in_only(bp)
 
-TOO_LARGE = f"Plik jest za duży: najwyżej {transfer.MAX_FILE_BYTES // (1024 * 1024)} MB."
+MAX_MB = transfer.MAX_FILE_BYTES // (1024 * 1024)
 
 
 def _zone_name() -> str:
@@ -44,7 +46,7 @@ def _zone_name() -> str:
 
 def _file_name(extension: str) -> str:
     """ "kosci-Kowalscy-2025-05-03.json": whose data and from when, safe in any file system."""
-    name = re.sub(r"[^\w]+", "-", current_user.name).strip("-") or "konto"
+    name = re.sub(r"[^\w]+", "-", current_user.name).strip("-") or "konto"  # i18n: not shown
     today = datetime.now(UTC).astimezone(ZoneInfo(_zone_name())).date()
     return f"kosci-{name}-{today.isoformat()}.{extension}"
 
@@ -59,8 +61,7 @@ def _render(
             form=form,
             games=size.games,
             players=size.players,
-            max_mb=transfer.MAX_FILE_BYTES // (1024 * 1024),
-            plural=plural,
+            max_mb=MAX_MB,
         ),
         status,
         headers or {},
@@ -96,6 +97,20 @@ def download_csv() -> ResponseReturnValue:
     )
 
 
+@bp.get("/konto/dane/bgstats.json")
+def download_bgstats() -> ResponseReturnValue:
+    """The finished games as a BG Stats file (`transfer.bgstats`)."""
+    body = bgstats.export_bgstats_json(account_id(), timezone=_zone_name()).encode()
+    today = datetime.now(UTC).astimezone(ZoneInfo(_zone_name())).date()
+    return send_file(
+        io.BytesIO(body),
+        mimetype="application/json",
+        as_attachment=True,
+        download_name=f"kosci-bgstats-{today.isoformat()}.json",
+        max_age=0,
+    )
+
+
 @bp.post("/konto/dane")
 @csrf.exempt  # checked below, once the larger limit is in place
 def upload() -> ResponseReturnValue:
@@ -104,7 +119,7 @@ def upload() -> ResponseReturnValue:
         csrf.protect()  # reads the form: the body, up to the raised limit
     except RequestEntityTooLarge:
         form = ImportForm(formdata=None)
-        form.file.errors = [TOO_LARGE]
+        form.file.errors = [_("Plik jest za duży: najwyżej %(mb)d MB.", mb=MAX_MB)]
         return _render(form, 413)
     form = ImportForm()
     if not form.validate_on_submit():
@@ -124,16 +139,22 @@ def upload() -> ResponseReturnValue:
 
 
 def _result_text(result: transfer.ImportResult) -> str:
-    later = " Oceny części gier zostaną policzone w tle." if result.review_pending else ""
+    later = " " + _("Oceny części gier zostaną policzone w tle.") if result.review_pending else ""
     if not result.games and not result.players:
         return (
-            "Plik jest poprawny, ale nie wniósł nic nowego: wszystkie jego gry już są na koncie."
+            _("Plik jest poprawny, ale nie wniósł nic nowego: wszystkie jego gry już są na koncie.")
             + later
         )
-    games = f"{result.games} {plural(result.games, 'grę', 'gry', 'gier')}"
-    players = f"{result.players} {plural(result.players, 'gracza', 'graczy', 'graczy')}"
-    text = f"Zaimportowano {games} i {players}."
+    text = _(
+        "Zaimportowano %(games)s i %(players)s.",
+        # The object of "Zaimportowano": 1 grę, 2 gry, 5 gier; 1 gracza, 2 graczy.
+        games=ngettext("%(num)d grę", "%(num)d gier", result.games),
+        players=ngettext("%(num)d gracza", "%(num)d graczy", result.players),
+    )
     if result.skipped:
-        skipped = plural(result.skipped, "grę", "gry", "gier")
-        text += f" Pominięto {result.skipped} {skipped}, które już były na koncie."
+        text += " " + ngettext(
+            "Pominięto %(num)d grę, która już była na koncie.",
+            "Pominięto %(num)d gier, które już były na koncie.",
+            result.skipped,
+        )
     return text + later

@@ -42,7 +42,8 @@ The package, one module a job:
 - `parse`: reading a file, every value checked, every game replayed (`replay`);
 - `replay`: a game's log through the rules, undos included, and the figures of its seats;
 - `write`: the import itself, the file checked and then written in short transactions;
-- `lock`: one import at a time on the server.
+- `lock`: one import at a time on the server;
+- `bgstats`: the finished games as a BG Stats file, and one game as BG Stats' deep link.
 """
 
 from .document import FORMAT, MAX_FILE_BYTES, REFUSED, VERSION

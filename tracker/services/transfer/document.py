@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ...i18n import N_, _, gettext
 from ...rules import Dice
 
 FORMAT = "kosci-export"
@@ -22,7 +23,7 @@ VERSION = 1
 # A game may hold `games.MAX_TURNS_PER_GAME` turns in force, as in play.
 MAX_FILE_BYTES = 32 * 1024 * 1024
 
-REFUSED = "Nic nie zaimportowano."
+REFUSED = N_("Nic nie zaimportowano.")  # translated where it is said (`refused`)
 
 TOP_KEYS = frozenset({"format", "version", "exported_at", "account", "players", "games"})
 PLAYER_KEYS = frozenset({"name", "created_at"})
@@ -75,11 +76,17 @@ class Refused(Exception):
         return Refused(f"{where}{separator}{self.message}")
 
 
+def refused(message: str) -> str:
+    """The import's answer to a file it refuses: nothing imported, and why."""
+    return f"{gettext(REFUSED)} {message}"
+
+
 def show(value: object) -> str:
     """A value of the file as the message quotes it: short, whatever its size (Python will not
     even write out an integer of more than 4,300 digits)."""
     if isinstance(value, int) and abs(value) > MAX_INT:
-        return f"liczba o ok. {int(abs(value).bit_length() * 0.30103) + 1} cyfrach"
+        digits = int(abs(value).bit_length() * 0.30103) + 1
+        return _("liczba o ok. %(digits)d cyfrach", digits=digits)
     text = repr(value)
     return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 

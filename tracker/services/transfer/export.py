@@ -16,7 +16,9 @@ from sqlalchemy.orm import selectinload
 
 from ... import rules
 from ...extensions import db
+from ...i18n import N_, _, gettext
 from ...models import Account, Game, Player, Turn, utcnow
+from ...rules_text import rules_text
 from ..errors import NotFound
 from .document import FORMAT, VERSION, iso
 
@@ -30,7 +32,7 @@ _FRESH = {"populate_existing": True}
 def require_account(account_id: int) -> Account:
     account = db.session.get(Account, account_id)
     if account is None:
-        raise NotFound("Nie ma takiego konta.")
+        raise NotFound(_("Nie ma takiego konta."))
     return account
 
 
@@ -143,16 +145,18 @@ def export_json(account_id: int) -> str:
     return json.dumps(export_account(account_id), ensure_ascii=False, separators=(",", ":"))
 
 
+# The first row and the yes/no cells are in the language of whoever downloads the file (it is
+# for their spreadsheet); an import reads only the JSON.
 CSV_HEADER = (
-    "Data",
-    "Wariant",
-    "Gracz",
-    "Punkty",
-    "Wygrane rundy",
-    "Miejsce",
-    "Zwycięzca",
-    "Zakończona",
-    "Gra",
+    N_("Data"),
+    N_("Wariant"),
+    N_("Gracz"),
+    N_("Punkty"),
+    N_("Wygrane rundy"),
+    N_("Miejsce"),
+    N_("Zwycięzca"),
+    N_("Zakończona"),
+    N_("Gra"),
 )
 # A cell starting with one of these is a formula to Excel: a player named "=HYPERLINK(…)"
 # must stay a name.
@@ -176,7 +180,9 @@ def export_csv(account_id: int, *, timezone: str = DEFAULT_TIMEZONE) -> str:
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow([gettext(name) for name in CSV_HEADER])
+    yes, no = gettext("tak"), gettext("nie")  # once, not per row
+    names = {v: rules_text(name) for v, name in rules.VARIANT_NAMES.items()}
     for game in _games(account_id):
         local = game.started_at.replace(tzinfo=UTC).astimezone(zone)
         poker = game.variant == rules.POKER
@@ -184,13 +190,13 @@ def export_csv(account_id: int, *, timezone: str = DEFAULT_TIMEZONE) -> str:
             writer.writerow(
                 (
                     f"{local:%Y-%m-%d %H:%M}",
-                    rules.VARIANT_NAMES.get(game.variant, game.variant),
+                    names.get(game.variant, game.variant),
                     _cell(seat.player.name),
                     "" if poker else seat.total,
                     seat.total if poker else "",
                     seat.place if game.finished and seat.place is not None else "",
-                    ("tak" if seat.is_winner else "nie") if game.finished else "",
-                    "tak" if game.finished else "nie",
+                    (yes if seat.is_winner else no) if game.finished else "",
+                    yes if game.finished else no,
                     game.uid,
                 )
             )

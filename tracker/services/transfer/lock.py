@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ...i18n import N_, gettext
 from ..errors import Throttled
 
 try:
@@ -14,10 +15,10 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-BUSY = (
+BUSY = N_(
     "Na tym serwerze trwa już inny import. Poczekaj, aż się skończy, i spróbuj jeszcze raz "
     "(zwykle to kilka sekund)."
-)
+)  # translated where it is raised
 _LOCAL_IMPORT = threading.Lock()  # where processes cannot lock a file (Windows: waitress threads)
 
 
@@ -28,7 +29,7 @@ def one_import_at_a_time(lock_dir: str | os.PathLike[str]) -> Iterator[None]:
     the default two, no phone's turn would be served until one ended."""
     if fcntl is None:  # pragma: no cover - Windows
         if not _LOCAL_IMPORT.acquire(blocking=False):
-            raise Throttled(BUSY)
+            raise Throttled(gettext(BUSY))
         try:
             yield
         finally:
@@ -40,7 +41,7 @@ def one_import_at_a_time(lock_dir: str | os.PathLike[str]) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
-            raise Throttled(BUSY) from exc
+            raise Throttled(gettext(BUSY)) from exc
         try:
             yield
         finally:

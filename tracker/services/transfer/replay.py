@@ -18,14 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import rules
+from ...i18n import N_, _, gettext
+from ...rules_text import rules_text
 from ..games import MAX_TURNS_PER_GAME
 from ..results import seat_results
 from .document import SHOWN, CheckedTurn, Refused, show
 
-# A turn after the end, in the game's own words.
+# A turn after the end, in the game's own words (translated where it is said).
 _OVER = {
-    "table": "gra była już zakończona, a w pliku jest jeszcze ten ruch.",
-    "poker": "mecz był już zakończony, a w pliku jest jeszcze ten ruch.",
+    "table": N_("gra była już zakończona, a w pliku jest jeszcze ten ruch."),
+    "poker": N_("mecz był już zakończony, a w pliku jest jeszcze ten ruch."),
 }
 
 
@@ -61,22 +63,29 @@ class _Replay:
         state = self.state
         seat = state.current_seat
         if seat is None:
-            raise Refused(_OVER[state.variant.kind])
+            raise Refused(gettext(_OVER[state.variant.kind]))
         if len(self.stack) >= MAX_TURNS_PER_GAME:
             # The same limit as play (`games.record_turn`): a game that could be played can be
             # imported, and no other.
             raise Refused(
-                f"gra ma już {MAX_TURNS_PER_GAME} ruchów w mocy, najwięcej, ile można zapisać."
+                _(
+                    "gra ma już %(most)d ruchów w mocy, najwięcej, ile można zapisać.",
+                    most=MAX_TURNS_PER_GAME,
+                )
             )
         if turn.seat != seat:
             raise Refused(
-                f"ruch zapisano graczowi {self._name(turn.seat)}, a według kolejności przy stole "
-                f"była kolej gracza {self.names[seat]}."
+                _(
+                    "ruch zapisano graczowi %(name)s, a według kolejności przy stole była kolej "
+                    "gracza %(due)s.",
+                    name=self._name(turn.seat),
+                    due=self.names[seat],
+                )
             )
         try:
             state.play_turn(turn.dice, turn.field, turn.column or 0)
         except rules.RulesError as exc:
-            raise Refused(f"{exc}"[: 4 * SHOWN]) from exc
+            raise Refused(rules_text(exc)[: 4 * SHOWN]) from exc
         self.stack.append(turn)
 
     def pop(self) -> CheckedTurn:
@@ -101,11 +110,14 @@ class _Replay:
                 turn.column or 0,
             )
         except rules.RulesError as exc:
-            raise Refused(f"{exc}"[: 4 * SHOWN]) from exc
+            raise Refused(rules_text(exc)[: 4 * SHOWN]) from exc
         if turn.seat != correction.after.seat:
             raise Refused(
-                f"poprawka ruchu zapisana graczowi {self._name(turn.seat)}, a ruch był gracza "
-                f"{self.names[correction.after.seat]}."
+                _(
+                    "poprawka ruchu zapisana graczowi %(name)s, a ruch był gracza %(owner)s.",
+                    name=self._name(turn.seat),
+                    owner=self.names[correction.after.seat],
+                )
             )
         self.state = correction.state
         self.stack[index] = turn
@@ -123,7 +135,7 @@ class _Replay:
 
     def _name(self, seat: int) -> str:
         names = self.names
-        return names[seat] if 0 <= seat < len(names) else f"miejsce {show(seat)}"
+        return names[seat] if 0 <= seat < len(names) else _("miejsce %(seat)s", seat=show(seat))
 
     def figures(self) -> list[dict[str, Any]]:
         """Per seat, the cached results `results.store_results` stores for this state: totals
@@ -136,19 +148,30 @@ class _Replay:
 def _wrong_points(state: rules.Game, turn: CheckedTurn, record: rules.TurnRecord) -> str:
     """The file's points are not what the rules give for the dice."""
     label = rules.find_table_variant(state.variant.id).table.by_id[record.field or ""].label
-    written = f"{show(turn.points)} pkt" + (
+    written = _("%(points)s pkt", points=show(turn.points)) + (
         f" (+{show(turn.extra_bonus)})" if turn.extra_bonus else ""
     )
-    right = f"{record.points} pkt" + (f" (+{record.extra_bonus})" if record.extra_bonus else "")
-    return (
-        f"w polu {label} zapisano {written}, a zasady dają za "
-        f"{rules.format_dice(turn.dice)} {right}. Plik zmieniono albo jest uszkodzony."
+    right = _("%(points)s pkt", points=record.points) + (
+        f" (+{record.extra_bonus})" if record.extra_bonus else ""
+    )
+    return _(
+        "w polu %(field)s zapisano %(written)s, a zasady dają za %(dice)s %(right)s. "
+        "Plik zmieniono albo jest uszkodzony.",
+        field=rules_text(label),
+        written=written,
+        dice=rules.format_dice(turn.dice),
+        right=right,
     )
 
 
 def _where(turn: CheckedTurn, players: int) -> str:
     round_ = (turn.seq - 1) // players + 1
-    return f"ruch nr {show(turn.seq)} (kolejka {show(round_)}, pozycja {turn.index + 1} w pliku)"
+    return _(
+        "ruch nr %(seq)s (kolejka %(round)s, pozycja %(position)d w pliku)",
+        seq=show(turn.seq),
+        round=show(round_),
+        position=turn.index + 1,
+    )
 
 
 def _corrects(stack: list[CheckedTurn], turn: CheckedTurn) -> bool:
@@ -176,13 +199,20 @@ def replay_log(
                 taken_back = replay.pop()
                 if not taken_back.undone:
                     raise Refused(
-                        f"ruch nr {turn.seq} występuje dwa razy, a wcześniejszy nie jest "
-                        "oznaczony jako cofnięty (undone_at)."
+                        _(
+                            "ruch nr %(seq)d występuje dwa razy, a wcześniejszy nie jest "
+                            "oznaczony jako cofnięty (undone_at).",
+                            seq=turn.seq,
+                        )
                     )
             if len(replay.stack) != turn.seq - 1:
                 raise Refused(
-                    f"po ruchu nr {len(replay.stack)} przychodzi ruch nr {show(turn.seq)}: "
-                    "brakuje ruchów pomiędzy."
+                    _(
+                        "po ruchu nr %(before)d przychodzi ruch nr %(seq)s: brakuje ruchów "
+                        "pomiędzy.",
+                        before=len(replay.stack),
+                        seq=show(turn.seq),
+                    )
                 )
             replay.push(turn)
         except _AtTurn:
@@ -194,8 +224,11 @@ def replay_log(
     for turn in replay.stack:
         if turn.undone:
             raise Refused(
-                f"ruch {turn.seq} jest oznaczony jako cofnięty, ale po nim zostały ruchy "
-                "w mocy; cofnąć można tylko ostatni ruch."
+                _(
+                    "ruch %(seq)d jest oznaczony jako cofnięty, ale po nim zostały ruchy "
+                    "w mocy; cofnąć można tylko ostatni ruch.",
+                    seq=turn.seq,
+                )
             )
     for index in range(len(replay.stack)):
         replay.check_points(index)

@@ -23,11 +23,12 @@ from sqlalchemy import bindparam, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db
+from ...i18n import N_, _, gettext, ngettext
 from ...models import Game, GameSeat, Player, SeatReview, Turn, utcnow
 from ...rules import VARIANTS
 from .. import audit, reviewer, skill
 from ..errors import Conflict, InvalidInput
-from .document import REFUSED, CheckedGame, Players, Refused
+from .document import CheckedGame, Players, Refused, refused
 from .export import require_account
 from .parse import parse_document
 
@@ -47,10 +48,10 @@ REVIEW_SECONDS = 1.0
 
 logger = logging.getLogger(__name__)
 
-SAME_TIME = (
+SAME_TIME = N_(
     "W tym samym czasie zapisano te same gry (może trwał drugi import). Spróbuj jeszcze raz: "
     "gry, które już są na koncie, zostaną pominięte."
-)
+)  # translated where it is said
 
 _games_table = Game.__table__
 _seats_table = GameSeat.__table__
@@ -115,7 +116,7 @@ def import_account(
     try:
         players, parsed = parse_document(data)
     except Refused as exc:
-        raise InvalidInput(f"{REFUSED} {exc.message}") from exc
+        raise InvalidInput(refused(exc.message)) from exc
     known, has_rematch = _games_of(account_id)
     db.session.rollback()  # end the read: no snapshot is held while writing in batches
     new = [g for g in parsed if g.uid not in known]
@@ -123,7 +124,7 @@ def import_account(
         _check_rematches(parsed, known, has_rematch)
         ordered = _rematches_last(parsed, new)
     except Refused as exc:
-        raise InvalidInput(f"{REFUSED} {exc.message}") from exc
+        raise InvalidInput(refused(exc.message)) from exc
     skipped = len(parsed) - len(new)
     uids = {g.uid for g in parsed}
     del parsed, new
@@ -230,19 +231,32 @@ def _check_rematches(
             continue
         if g.rematch_of not in number and g.rematch_of not in known:
             raise Refused(
-                f"Gra nr {number[g.uid]}: to rewanż gry {g.rematch_of}, której nie ma ani "
-                "w pliku, ani na koncie."
+                _(
+                    "Gra nr %(number)d: to rewanż gry %(uid)s, której nie ma ani w pliku, "
+                    "ani na koncie.",
+                    number=number[g.uid],
+                    uid=g.rematch_of,
+                )
             )
         if g.rematch_of in claimed:
             raise Refused(
-                f"Gra nr {number[g.uid]}: to drugi rewanż gry {g.rematch_of} (pierwszy to gra "
-                f"nr {number[claimed[g.rematch_of]]}), a gra ma najwyżej jeden rewanż."
+                _(
+                    "Gra nr %(number)d: to drugi rewanż gry %(uid)s (pierwszy to gra "
+                    "nr %(first)d), a gra ma najwyżej jeden rewanż.",
+                    number=number[g.uid],
+                    uid=g.rematch_of,
+                    first=number[claimed[g.rematch_of]],
+                )
             )
         claimed[g.rematch_of] = g.uid
         if g.uid not in known and known.get(g.rematch_of) in has_rematch:
             raise Refused(
-                f"Gra nr {number[g.uid]}: to rewanż gry {g.rematch_of}, która ma już na koncie "
-                "inny rewanż, a gra ma najwyżej jeden."
+                _(
+                    "Gra nr %(number)d: to rewanż gry %(uid)s, która ma już na koncie "
+                    "inny rewanż, a gra ma najwyżej jeden.",
+                    number=number[g.uid],
+                    uid=g.rematch_of,
+                )
             )
 
 
@@ -260,8 +274,11 @@ def _rematches_last(parsed: list[CheckedGame], new: list[CheckedGame]) -> list[C
         while current is not None and current.uid not in placed:
             if current.uid in on_chain:
                 raise Refused(
-                    f"Gra nr {number[current.uid]}: rewanże w pliku zataczają koło (gra jest "
-                    "rewanżem swojego rewanżu)."
+                    _(
+                        "Gra nr %(number)d: rewanże w pliku zataczają koło (gra jest "
+                        "rewanżem swojego rewanżu).",
+                        number=number[current.uid],
+                    )
                 )
             chain.append(current)
             on_chain.add(current.uid)
@@ -324,7 +341,7 @@ def _write_players(account_id: int, players: Players) -> tuple[dict[str, int], i
         db.session.commit()
     except IntegrityError as exc:
         db.session.rollback()
-        raise Conflict(f"{REFUSED} {SAME_TIME}") from exc
+        raise Conflict(refused(gettext(SAME_TIME))) from exc
     except BaseException:
         db.session.rollback()
         raise
@@ -351,10 +368,13 @@ def _write_batch(
     except IntegrityError as exc:
         db.session.rollback()
         if written_before:  # the batches before stay: whole games, skipped next time
-            raise Conflict(
-                f"Zaimportowano {written_before} gier pliku i przerwano. {SAME_TIME}"
-            ) from exc
-        raise Conflict(f"{REFUSED} {SAME_TIME}") from exc
+            stopped = ngettext(
+                "Zaimportowano %(num)d grę pliku i przerwano.",
+                "Zaimportowano %(num)d gier pliku i przerwano.",
+                written_before,
+            )
+            raise Conflict(f"{stopped} {gettext(SAME_TIME)}") from exc
+        raise Conflict(refused(gettext(SAME_TIME))) from exc
     except BaseException:
         db.session.rollback()
         raise
