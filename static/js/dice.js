@@ -5,10 +5,19 @@
 //
 // Keyboard: the pad takes the keys 1–6, a die takes Delete or Backspace (as well as Enter and
 // Space, like any button); clearing a die puts the focus back on the pad.
+// Screen readers: each die is a button named with its number and face ("Kość nr 2: 5"), and a
+// polite live region says what a tap on the pad or on a die changed, since the focus stays put.
+// Those texts come in the page's language ("dice.*" of JS_STRINGS, tracker/i18n.py).
 window.kosciDice = (() => {
   "use strict";
 
   const COUNT = 5;
+  const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
+
+  /** The text `key` with its %(name)s placeholders filled from `values`. */
+  function text(key, values) {
+    return t(key).replace(/%\((\w+)\)s/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  }
 
   /** Five dice from typed text: its digits 1–6 in order, then empty dice (null). */
   function parse(text) {
@@ -31,10 +40,21 @@ window.kosciDice = (() => {
       /** The face in the first empty die; on a full roll, the first die of a new roll. */
       add(face) {
         if (self.full()) self.dice.fill(null);
-        self.dice[self.dice.indexOf(null)] = face;
+        const index = self.dice.indexOf(null);
+        self.dice[index] = face;
         sync();
+        const added = text("dice.added", { number: index + 1, face });
+        say(self.full() ? `${added} ${text("dice.all_five", { dice: self.dice.join("-") })}` : added);
       },
     };
+    const said = document.createElement("p");
+    said.className = "visually-hidden";
+    said.setAttribute("role", "status");
+    said.dataset.diceSaid = "";
+
+    function say(text) {
+      said.textContent = text;
+    }
 
     function sync() {
       input.value = self.dice.filter((d) => d !== null).join("");
@@ -48,7 +68,9 @@ window.kosciDice = (() => {
         button.classList.toggle("is-empty", die === null);
         button.setAttribute(
           "aria-label",
-          die === null ? `Kość nr ${i + 1}: pusta` : `Kość nr ${i + 1}: ${die} – dotknij, aby usunąć`,
+          die === null
+            ? text("dice.empty", { number: i + 1 })
+            : text("dice.filled", { number: i + 1, face: die }),
         );
       });
     }
@@ -62,6 +84,7 @@ window.kosciDice = (() => {
         button.addEventListener("click", () => {
           self.dice[i] = null;
           sync();
+          say(text("dice.removed", { number: i + 1 }));
           changed(self, "clear");
           if (!pad.hidden) pad.querySelector("button").focus();
         });
@@ -75,6 +98,7 @@ window.kosciDice = (() => {
       }),
     );
     slots.hidden = false;
+    slots.after(said);
     input.addEventListener("input", () => {
       self.dice = parse(input.value);
       render();
