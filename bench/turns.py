@@ -780,6 +780,7 @@ def main(argv: list[str] | None = None) -> int:
             f"; turn answers: {'lean (Prefer: return=minimal)' if args.lean else 'whole game'}"
         )
         print(f"machine: {machine_line}")
+        print(f"server pid: {server.pid}", flush=True)  # bench/spy_turns.py attaches here
         results = {phase: PhaseResult(phase) for phase in phases}
         for round_ in range(args.rounds):
             for phase in phases:
