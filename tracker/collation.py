@@ -24,7 +24,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-ALPHABET = "aąbcćdeęfghijklłmnńoópqrsśtuvwxyzźż"
+ALPHABET = "aąbcćdeęfghijklłmnńoópqrsśtuvwxyzźż"  # i18n: not shown
 _RANK = {letter: index for index, letter in enumerate(ALPHABET)}
 _OTHER_SCRIPTS = len(ALPHABET)  # letters outside the Latin alphabet rank after ż
 

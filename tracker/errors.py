@@ -1,4 +1,5 @@
-"""One error renderer for the whole app: Polish HTML pages, or JSON under `/api/`."""
+"""One error renderer for the whole app: HTML pages, or JSON under `/api/`, in the request's
+language (`tracker.i18n.select_locale`: the API's by `Accept-Language`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
 
 from tracker.api import error_response, is_api_request
+from tracker.i18n import N_, gettext
 
 
 class ErrorText(NamedTuple):
@@ -18,45 +20,53 @@ class ErrorText(NamedTuple):
     api: str  # the API's {"error": ...}
 
 
-# Views may pass their own message, `abort(404, "Nie ma takiej gry.")`: it then replaces both
-# the page text and the API message.
+# Views may pass their own message, `abort(404, _("Nie ma takiej gry."))`: it then replaces both
+# the page text and the API message. Marked with N_, translated by `describe`.
 ERROR_TEXTS: dict[int, ErrorText] = {
     400: ErrorText(
-        "Nieprawidłowe żądanie", "Serwer nie zrozumiał tego żądania.", "Nieprawidłowe żądanie."
+        N_("Nieprawidłowe żądanie"),
+        N_("Serwer nie zrozumiał tego żądania."),
+        N_("Nieprawidłowe żądanie."),
     ),
     401: ErrorText(
-        "Wymagane logowanie", "Zaloguj się, aby kontynuować.", "Wymagane uwierzytelnienie."
+        N_("Wymagane logowanie"),
+        N_("Zaloguj się, aby kontynuować."),
+        N_("Wymagane uwierzytelnienie."),
     ),
-    403: ErrorText("Brak dostępu", "Nie masz uprawnień do tej strony.", "Brak uprawnień."),
+    403: ErrorText(
+        N_("Brak dostępu"), N_("Nie masz uprawnień do tej strony."), N_("Brak uprawnień.")
+    ),
     404: ErrorText(
-        "Nie ma takiej strony",
-        "Sprawdź adres albo wróć na stronę główną.",
-        "Nie ma takiego adresu ani zasobu.",
+        N_("Nie ma takiej strony"),
+        N_("Sprawdź adres albo wróć na stronę główną."),
+        N_("Nie ma takiego adresu ani zasobu."),
     ),
     405: ErrorText(
-        "Niedozwolona metoda",
-        "Ten adres nie obsługuje takiego żądania.",
-        "Ten adres nie obsługuje tej metody HTTP.",
+        N_("Niedozwolona metoda"),
+        N_("Ten adres nie obsługuje takiego żądania."),
+        N_("Ten adres nie obsługuje tej metody HTTP."),
     ),
-    413: ErrorText("Za dużo danych", "Wysłane dane są zbyt duże.", "Treść żądania jest za duża."),
+    413: ErrorText(
+        N_("Za dużo danych"), N_("Wysłane dane są zbyt duże."), N_("Treść żądania jest za duża.")
+    ),
     415: ErrorText(
-        "Nieobsługiwany format",
-        "Serwer nie obsługuje takiego formatu danych.",
-        "Nieobsługiwany format treści żądania.",
+        N_("Nieobsługiwany format"),
+        N_("Serwer nie obsługuje takiego formatu danych."),
+        N_("Nieobsługiwany format treści żądania."),
     ),
     429: ErrorText(
-        "Za dużo żądań",
-        "Zbyt wiele żądań naraz. Odczekaj chwilę i spróbuj ponownie.",
-        "Za dużo żądań; spróbuj ponownie za chwilę.",
+        N_("Za dużo żądań"),
+        N_("Zbyt wiele żądań naraz. Odczekaj chwilę i spróbuj ponownie."),
+        N_("Za dużo żądań; spróbuj ponownie za chwilę."),
     ),
     500: ErrorText(
-        "Błąd serwera",
-        "Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę.",
-        "Wewnętrzny błąd serwera.",
+        N_("Błąd serwera"),
+        N_("Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę."),
+        N_("Wewnętrzny błąd serwera."),
     ),
 }
 
-CSRF_MESSAGE = (
+CSRF_MESSAGE = N_(
     "Formularz wygasł albo nie pochodzi z tej strony. Wróć, odśwież stronę i spróbuj jeszcze raz."
 )
 
@@ -67,13 +77,15 @@ class KosciRequest(Request):
     def on_json_loading_failed(self, e: ValueError | None) -> Any:
         if e is None:
             raise UnsupportedMediaType(
-                "Oczekiwano danych JSON (nagłówek Content-Type: application/json)."
+                gettext("Oczekiwano danych JSON (nagłówek Content-Type: application/json).")
             )
-        raise BadRequest(f"Treść żądania nie jest poprawnym JSON-em ({e}).") from e
+        raise BadRequest(
+            gettext("Treść żądania nie jest poprawnym JSON-em (%(error)s).", error=str(e))
+        ) from e
 
 
 def render_error(error: HTTPException) -> ResponseReturnValue:
-    """Render `error` as JSON for the API, as a Polish HTML page everywhere else."""
+    """Render `error` as JSON for the API, as an HTML page everywhere else."""
     if error.code is None or error.code < 400:
         return error
     if error.response is not None:  # abort(response): the view built the answer itself
@@ -90,9 +102,19 @@ def render_error(error: HTTPException) -> ResponseReturnValue:
 def describe(error: HTTPException) -> ErrorText:
     """What a person (or an API client) is told about `error`."""
     code = error.code or 500
-    text = ERROR_TEXTS.get(code) or ErrorText(error.name, ERROR_TEXTS[500].page, f"{error.name}.")
+    known = ERROR_TEXTS.get(code)
+    if known is not None:
+        text = ErrorText(*(gettext(part) for part in known))
+    else:
+        # A status without a text of ours (416 for a range past a static file's end…).
+        text = ErrorText(
+            gettext("Błąd %(code)d", code=code),
+            gettext(ERROR_TEXTS[500].page),
+            gettext("Błąd HTTP %(code)d (%(name)s).", code=code, name=error.name),
+        )
     if isinstance(error, CSRFError):
-        return text._replace(page=CSRF_MESSAGE, api=CSRF_MESSAGE)
+        message = gettext(CSRF_MESSAGE)
+        return text._replace(page=message, api=message)
     if "description" in vars(error):  # given by the code that raised it, not the default
         return text._replace(page=str(error.description), api=str(error.description))
     return text

@@ -17,6 +17,7 @@ from sqlalchemy import Engine, MetaData, Table, event
 from sqlalchemy.orm import DeclarativeBase
 
 from .backup import sqlite_file
+from .i18n import N_
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -78,7 +79,8 @@ compress = Compress()
 COMPRESS_MIMETYPES = ["text/html", "text/css", "text/javascript", "image/svg+xml"]
 login_manager = LoginManager()
 login_manager.login_view = "auth.sign_in"
-login_manager.login_message = "Zaloguj się, aby kontynuować."
+# Translated when flashed (`localize_callback`, set by tracker.i18n.init_i18n).
+login_manager.login_message = N_("Zaloguj się, aby kontynuować.")
 login_manager.login_message_category = "info"
 
 

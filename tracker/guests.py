@@ -25,11 +25,12 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from .extensions import db
+from .i18n import N_, gettext
 from .services import invitations
 from .services.invitations import Guest
 
 SESSION_KEY = "invitation"
-WATCH_ONLY = "Ten telefon tylko ogląda grę."
+WATCH_ONLY = N_("Ten telefon tylko ogląda grę.")
 
 # A guest's game: its screens, and (a `play` invitation) its writes.
 GAME_PAGES = frozenset({"games.play", "games.sheet", "games.state", "games.review"})
@@ -47,6 +48,7 @@ PUBLIC = frozenset(
         "main.service_worker",
         "main.offline",
         "main.theme",
+        "main.language",
         "auth.sign_in",
         "auth.sign_up",
         "arbiter.table",
@@ -107,7 +109,7 @@ def _admit() -> None:
     if isinstance(stored, dict):
         visitor = invitations.guest(stored.get("id"), stored.get("digest"))
     if visitor is None:
-        abort(404, invitations.GONE)
+        abort(404, gettext(invitations.GONE))
     view_args = request.view_args or {}
     if view_args.get("game_id") != visitor.game_id:
         abort(404)
@@ -116,7 +118,7 @@ def _admit() -> None:
         return
     if request.endpoint in GAME_WRITES:
         if visitor.watching:
-            abort(403, WATCH_ONLY)
+            abort(403, gettext(WATCH_ONLY))
         g.guest = visitor
         _confirm_before_commit(visitor)
         return

@@ -41,6 +41,9 @@ class Account(UserMixin, Model):
     name_key: Mapped[str] = mapped_column(String(60), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The language the account chose for its pages ("pl", "en"; None: the browser's own choice,
+    # else Polish). tracker/i18n.py.
+    language: Mapped[str | None] = mapped_column(String(8))
 
     @property
     def session_key(self) -> str | None:
@@ -142,6 +145,7 @@ class GameSeat(Model):
             "generals",
             "upper_bonuses",
             "extra_bonuses",
+            "place",  # head-to-head by places: the nemeses (tracker/services/stats/dice.py)
         ),
     )
 

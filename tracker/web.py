@@ -4,26 +4,30 @@
   is cached (several phones change the same data; the back button must not show a stale one);
 - `account_id()`: the signed-in account's id, the one every service call is scoped to;
 - `local_zone()`: the family's time zone (`KOSCI_TIMEZONE`), for dates shown and filtered;
-- the Jinja filters `when`, `clock`, `plural` and `polish_sorted`, and `plural` as a function
-  for views that build sentences.
+- the Jinja filters `when`, `clock`, `and_list`, `plural` and `polish_sorted`, and `plural` as a
+  function for views that build sentences.
 
 No blueprint imports another blueprint: what two of them share lives here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
+from babel.dates import format_date
+from babel.lists import format_list
 from flask import Blueprint, Flask, current_app, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from . import guests
+from . import guests, i18n
 from .collation import polish_sorted  # Polish alphabetical order (ą after a, ł after l)
 from .extensions import login_manager
+from .i18n import gettext
 
 DEFAULT_TIMEZONE = "Europe/Warsaw"  # times are stored in UTC; the table sits in Poland
 
@@ -41,7 +45,7 @@ def _require_sign_in() -> ResponseReturnValue | None:
     if request.method == "GET":
         return login_manager.unauthorized()  # back to this page after signing in
     # A form posted after the session ended: its URL cannot be opened again with GET.
-    flash(login_manager.login_message, login_manager.login_message_category)
+    flash(gettext(login_manager.login_message), login_manager.login_message_category)
     return redirect(url_for("auth.sign_in"))
 
 
@@ -95,17 +99,23 @@ def local_zone() -> ZoneInfo:
 
 
 def when(moment: datetime | None) -> str:
-    """A stored UTC time, local: "dziś 18:42", "wczoraj 20:10", "3.05.2025 18:42"."""
+    """A stored UTC time, local: "dziś 18:42", "wczoraj 20:10", "3.05.2025 18:42" (in English
+    "today 18:42", "yesterday 20:10", "3 May 2025 18:42")."""
     if moment is None:
         return ""
     zone = local_zone()
     local = moment.replace(tzinfo=UTC).astimezone(zone)
     today = datetime.now(zone).date()
+    time = f"{local:%H:%M}"
     if local.date() == today:
-        return f"dziś {local:%H:%M}"
+        return gettext("dziś %(time)s", time=time)
     if local.date() == today - timedelta(days=1):
-        return f"wczoraj {local:%H:%M}"
-    return f"{local.day}.{local:%m.%Y} {local:%H:%M}"
+        return gettext("wczoraj %(time)s", time=time)
+    if i18n.current_language() == "pl":
+        day = f"{local.day}.{local:%m.%Y}"
+    else:
+        day = format_date(local.date(), "d MMM y", locale=i18n.locale())
+    return f"{day} {time}"
 
 
 def clock(moment: datetime) -> str:
@@ -113,8 +123,16 @@ def clock(moment: datetime) -> str:
     return f"{moment.replace(tzinfo=UTC).astimezone(local_zone()):%H:%M}"
 
 
+def and_list(names: Sequence[str]) -> str:
+    """Names as a sentence lists them, in the request's language (CLDR, by Babel): "Ala i Ola",
+    "Ala, Ola i Ela"; "Ala and Ola", "Ala, Ola, and Ela"."""
+    return format_list(list(names), locale=i18n.locale()) if names else ""
+
+
 def plural(count: int, one: str, few: str, many: str) -> str:
-    """The Polish form of a noun after a number: 1 gra, 2 gry, 5 gier, 22 gry, 12 gier."""
+    """Deprecated, Polish only (it cannot be translated): the form of a noun after a number,
+    1 gra, 2 gry, 5 gier, 22 gry, 12 gier. Write `ngettext("%(num)d gra", "%(num)d gier", n)`
+    instead, with the three Polish forms in the pl catalog (README "Języki")."""
     if count == 1:
         return one
     if count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14):
@@ -126,6 +144,7 @@ def register_web(app: Flask) -> None:
     """The filters every template may use."""
     app.add_template_filter(when, "when")
     app.add_template_filter(clock, "clock")
+    app.add_template_filter(and_list, "and_list")
     app.add_template_filter(plural, "plural")
     app.add_template_filter(polish_sorted, "polish_sorted")
     app.add_template_global(plural, "plural")

@@ -1,4 +1,24 @@
 // Progressive enhancement only: every page works without this file.
+
+// The texts the scripts show, in the page's language: `kosciText("live.retry")`. base.html puts
+// them in <script type="application/json" id="i18n-strings"> (data, never run: the CSP allows
+// it), from JS_STRINGS in tracker/i18n.py; a key it lacks is shown as itself.
+window.kosciText = (() => {
+  "use strict";
+  let strings = null;
+  return (key) => {
+    if (strings === null) {
+      const data = document.getElementById("i18n-strings");
+      try {
+        strings = data ? JSON.parse(data.textContent) : {};
+      } catch {
+        strings = {};
+      }
+    }
+    return Object.hasOwn(strings, key) ? strings[key] : key;
+  };
+})();
+
 (() => {
   "use strict";
 
@@ -21,7 +41,13 @@
   function registerServiceWorker() {
     const url = script && script.dataset.serviceWorker;
     if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) return;
-    const register = () => navigator.serviceWorker.register(url).catch(() => {});
+    // Then tell it this page's language: its offline page will be in it (static/js/sw.js).
+    const register = () =>
+      navigator.serviceWorker
+        .register(url)
+        .then(() => navigator.serviceWorker.ready)
+        .then((registration) => registration.active.postMessage({ language: root.lang }))
+        .catch(() => {});
     if (document.readyState === "complete") register();
     else window.addEventListener("load", register, { once: true });
   }

@@ -5,6 +5,8 @@
 (() => {
   "use strict";
 
+  const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
+
   const link = document.querySelector("[data-invite-url]");
   const button = document.querySelector("[data-copy-invite]");
   const status = document.querySelector("[data-copy-status]");
@@ -40,7 +42,7 @@
   button.addEventListener("click", async () => {
     const done = await copy();
     if (status) {
-      status.textContent = done ? "Skopiowano link." : "Link zaznaczony – skopiuj go z menu telefonu.";
+      status.textContent = done ? t("invite.copied") : t("invite.selected");
     }
   });
 })();

@@ -3,11 +3,13 @@
 // happened) and, when another phone wrote a turn, took one back or ended the game, swaps the
 // screen's <main> for the new one without a reload. Typed dice survive the swap (turn.js).
 //
-// No connection: a banner says so ("Brak połączenia z serwerem – …"), the page keeps what was
+// No connection: a banner says so ("live.offline_retrying"), the page keeps what was
 // typed, the polls go on (less often), and once the server answers again the screen catches up
 // by itself. Without this file the pages still work by reload.
 window.kosciLive = (() => {
   "use strict";
+
+  const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
 
   const POLL_MS = 1000; // a turn written elsewhere shows within 2 s, with room for a slow answer
   const OFFLINE_POLL_MS = [2000, 4000, 8000]; // then every 8 s
@@ -26,7 +28,8 @@ window.kosciLive = (() => {
       banner = document.createElement("div");
       banner.className = "net-banner";
       banner.setAttribute("role", "alert");
-      banner.innerHTML = '<p data-net-text></p><button class="btn btn-secondary" type="button">Ponów</button>';
+      banner.innerHTML = '<p data-net-text></p><button class="btn btn-secondary" type="button"></button>';
+      banner.querySelector("button").textContent = t("live.retry");
       document.body.append(banner);
     }
     if (banner.dataset.sticky && !banner.hidden && !sticky) return; // the write's banner stays
@@ -61,7 +64,7 @@ window.kosciLive = (() => {
       });
     } catch {
       failures += 1;
-      offline("Brak połączenia z serwerem – próbuję ponownie…", () => poll());
+      offline(t("live.offline_retrying"), () => poll());
       schedule(OFFLINE_POLL_MS[Math.min(failures, OFFLINE_POLL_MS.length) - 1]);
       return;
     }

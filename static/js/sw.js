@@ -4,7 +4,9 @@
 //   pages draw fast on a slow Wi-Fi. The cache's name carries a hash of those files and of the
 //   offline page's templates: a new version of the app installs a fresh copy, drops the old one;
 // - a page that cannot be reached (the server is off, the phone left the Wi-Fi) shows the offline
-//   page, with a retry button, instead of the browser's error.
+//   page, with a retry button, instead of the browser's error. It is kept in every language of
+//   the app, and shown in the language of the pages: each page tells the worker its <html lang>
+//   (static/js/app.js), which the worker keeps in its cache, as it may be stopped and woken.
 // Pages and API answers are never stored: they belong to an account and change with every turn
 // (the server sends them `no-store`). They always come from the network, as without this worker.
 "use strict";
@@ -15,6 +17,9 @@ const CACHE = CACHE_PREFIX + CONFIG.version;
 // The shell's files do not vary by anything a request could say differently (the worker's
 // requests carry no cookies, nor an Accept-Encoding the browser adds later).
 const MATCH = { ignoreVary: true };
+// Where the worker keeps the language the pages last said (a one-word answer in its cache).
+const LANGUAGE_KEY = "/offline?language";
+let language = null; // the same, while the worker runs
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -23,11 +28,11 @@ self.addEventListener("install", (event) => {
       // `reload`: from the server, not from a copy of the previous version in the HTTP cache.
       await cache.addAll(CONFIG.shell.map((url) => new Request(url, { cache: "reload" })));
       // The offline page as a signed-out visitor gets it: no account's links in a cache.
-      const offline = await fetch(
-        new Request(CONFIG.offline, { cache: "reload", credentials: "omit" }),
-      );
-      if (!offline.ok) throw new Error(`${CONFIG.offline}: ${offline.status}`);
-      await cache.put(CONFIG.offline, offline);
+      for (const url of Object.values(CONFIG.offline)) {
+        const offline = await fetch(new Request(url, { cache: "reload", credentials: "omit" }));
+        if (!offline.ok) throw new Error(`${url}: ${offline.status}`);
+        await cache.put(url, offline);
+      }
       await self.skipWaiting();
     })(),
   );
@@ -44,6 +49,16 @@ self.addEventListener("activate", (event) => {
       await self.clients.claim();
     })(),
   );
+});
+
+// A page says its language (`{ language: "en" }`): the offline page will be in it.
+self.addEventListener("message", (event) => {
+  const said = event.data && event.data.language;
+  if (typeof said === "string" && Object.hasOwn(CONFIG.offline, said) && said !== language) {
+    language = said;
+    const kept = caches.open(CACHE).then((cache) => cache.put(LANGUAGE_KEY, new Response(said)));
+    event.waitUntil(kept);
+  }
 });
 
 self.addEventListener("fetch", (event) => {
@@ -65,9 +80,20 @@ async function page(event) {
   try {
     return (await event.preloadResponse) || (await fetch(event.request));
   } catch {
-    const offline = await caches.match(CONFIG.offline, { ...MATCH, cacheName: CACHE });
+    const cache = await caches.open(CACHE);
+    const offline = await cache.match(CONFIG.offline[await pagesLanguage(cache)], MATCH);
     return offline || Response.error();
   }
+}
+
+// The language the pages last said; the app's default before any page did.
+async function pagesLanguage(cache) {
+  if (language === null) {
+    const kept = await cache.match(LANGUAGE_KEY, MATCH);
+    const said = kept ? await kept.text() : "";
+    language = Object.hasOwn(CONFIG.offline, said) ? said : CONFIG.language;
+  }
+  return language;
 }
 
 // A static file: from the cache of this version, else from the network (and kept).

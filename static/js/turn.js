@@ -12,6 +12,7 @@
 (() => {
   "use strict";
 
+  const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
   const STORE = "kosci-dice:" + location.pathname;
   let carried = null; // the dice on screen when live.js swapped it
 
@@ -124,7 +125,7 @@
         root.classList.remove("is-sending");
         const live = window.kosciLive;
         if (live) {
-          live.offline("Brak połączenia z serwerem – spróbuj ponownie.", () => send(write, button), true);
+          live.offline(t("turn.offline_retry"), () => send(write, button), true);
         }
         else write.submit();
         return;
@@ -158,9 +159,25 @@
 
     function changed() {
       save(root.dataset.seq, roll.dice.filter((d) => d !== null).join(""));
+      // The fifth die hides the pad: a keyboard's focus moves on to the fields, not to the page.
+      const onPad = pad.contains(document.activeElement);
       pad.hidden = roll.full();
       if (!roll.full()) clear();
-      else if (roll.dice.join("") !== shown) load();
+      else if (roll.dice.join("") !== shown) load(onPad);
+      else if (onPad) focusField();
+    }
+
+    /** The field the screen shows first (the hint's, the best, else the first), focused. */
+    function focusField() {
+      const field =
+        region.querySelector("button[data-hint-best]") ||
+        region.querySelector("button[data-best]") ||
+        region.querySelector("button");
+      if (!field) return;
+      field.focus({ preventScroll: true }); // brought into view as little as needed, below
+      if (field.getBoundingClientRect().bottom > window.innerHeight) {
+        field.scrollIntoView({ block: "nearest" });
+      }
     }
 
     function gameUrl(params) {
@@ -179,7 +196,7 @@
       history.replaceState(null, "", gameUrl().href);
     }
 
-    async function load() {
+    async function load(moveFocus = false) {
       const dice = roll.dice.join("");
       const mine = (request += 1);
       shown = dice;
@@ -205,6 +222,8 @@
         if (mine !== request) return;
         region.innerHTML = html;
         noDice.hidden = true;
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (moveFocus && lost) focusField();
         // Kości potrójne: 39 cells do not fit a phone; the best one is brought into view (with
         // „Podpowiedzi”, the one the hint marks).
         const best = region.querySelector("[data-hint-best]") || region.querySelector("[data-best]");
@@ -216,7 +235,7 @@
         // No connection: say so and keep the dice (a retry asks again); without live.js the
         // plain form still works.
         const live = window.kosciLive;
-        if (live) live.offline("Brak połączenia z serwerem – spróbuj ponownie.", () => load(), true);
+        if (live) live.offline(t("turn.offline_retry"), () => load(), true);
         else form.submit();
       } finally {
         if (mine === request) region.removeAttribute("aria-busy");

@@ -141,9 +141,12 @@ def test_worker_keeps_the_shell_and_shows_the_offline_page_without_network(
     assert {"/static/css/app.css", "/static/js/app.js", "/static/js/turn.js", "/offline"} <= set(
         paths
     )
-    # No page of the account, nor any other page, is kept: only the shell and the offline page.
+    # No page of the account, nor any other page, is kept: only the shell and the offline page
+    # (in each language, and the language the pages said, also under /offline).
     assert all(p.startswith("/static/") or p == "/offline" for p in paths), paths
-    kept_offline = page.evaluate("caches.match('/offline').then((r) => r.text())")
+    kept = cached_urls(page)
+    assert {"/offline?lang=pl", "/offline?lang=en"} <= kept
+    kept_offline = page.evaluate("caches.match('/offline?lang=pl').then((r) => r.text())")
     assert "Brak połączenia z serwerem" in kept_offline
     assert "/konto" not in kept_offline  # kept signed out: no account's links
 
@@ -165,6 +168,72 @@ def test_worker_keeps_the_shell_and_shows_the_offline_page_without_network(
 
     expect(page.locator(".turn-name")).to_have_text("Ala")
     assert page.url == game_url
+
+
+def cached_urls(page: Page) -> set[str]:
+    """Every URL the worker keeps, path and query."""
+    return set(
+        page.evaluate(
+            """async () => {
+              const found = [];
+              for (const name of await caches.keys()) {
+                const cache = await caches.open(name);
+                for (const r of await cache.keys()) {
+                  const url = new URL(r.url);
+                  found.push(url.pathname + url.search);
+                }
+              }
+              return found;
+            }"""
+        )
+    )
+
+
+# The language the pages last told the worker (static/js/sw.js keeps it in its cache).
+SAID = "caches.match('/offline?language').then((r) => (r ? r.text() : ''))"
+SAID_LANGUAGE = SAID + ".then((said) => said === 'LANGUAGE')"
+
+
+def said_language(page: Page) -> str:
+    return page.evaluate(SAID)
+
+
+def test_the_offline_page_speaks_the_language_of_the_pages(
+    page: Page, context: BrowserContext, screenshot
+):
+    """Kept in both languages at install (without cookies); shown in the one the pages said
+    last, and again in Polish once the family switches back."""
+    sign_up(page)
+    worker_in_control(page)
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")  # the page drawn again
+    page.wait_for_load_state()
+    wait_until(page, SAID_LANGUAGE.replace("LANGUAGE", "en"))
+    page.goto("/zasady")
+
+    context.set_offline(True)
+    page.reload()
+
+    expect(page.get_by_role("heading", name="No connection to the server")).to_be_visible()
+    assert page.evaluate("document.documentElement.lang") == "en"
+    expect(page.get_by_role("link", name="Try again")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "pwa-offline-en")
+
+    context.set_offline(False)  # the offline page opens the rules again by itself
+    expect(page.locator(".language-switch")).to_be_visible()
+    expect(page.get_by_role("heading", name="No connection to the server")).to_have_count(0)
+    page.get_by_role("button", name="Polski").click()
+    expect(page.locator("html")).to_have_attribute("lang", "pl")  # the page drawn again
+    page.wait_for_load_state()
+    wait_until(page, SAID_LANGUAGE.replace("LANGUAGE", "pl"))
+    assert said_language(page) == "pl"
+    context.set_offline(True)
+    page.reload()
+
+    expect(page.get_by_role("heading", name="Brak połączenia z serwerem")).to_be_visible()
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    context.set_offline(False)
 
 
 def test_dark_mode_follows_the_system_until_the_switch_says_otherwise(page: Page):

@@ -406,6 +406,7 @@ PUBLIC = {
     "main.service_worker",
     "main.offline",
     "main.theme",
+    "main.language",  # the language switch: a guest phone chooses its own
     "auth.sign_in",
     "auth.sign_up",
     "arbiter.table",

@@ -16,6 +16,7 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
+from tracker.i18n import LANGUAGE_COOKIE
 from tracker.main import app_shell
 
 REPO = Path(__file__).resolve().parents[2]
@@ -153,7 +154,9 @@ def test_service_worker_is_javascript_from_the_root_with_its_settings(client: Fl
     assert 'data-service-worker="/sw.js"' in page
     config = worker_config(response.get_data(as_text=True))
     assert re.fullmatch(r"[0-9a-f]{16}", config["version"])
-    assert config["offline"] == "/offline"
+    # The offline page in every language, the app's default before a page says its own.
+    assert config["offline"] == {"pl": "/offline?lang=pl", "en": "/offline?lang=en"}
+    assert config["language"] == "pl"
     assert config["static"] == "/static/"
     shell = set(config["shell"])
     assert {
@@ -211,6 +214,31 @@ def test_the_offline_page_says_what_happened_and_how_to_retry(client: FlaskClien
         in html
     )
     assert '<body class="offline-page">' in html
+
+
+@pytest.mark.parametrize(
+    ("query", "cookie", "lang", "heading"),
+    [
+        ("?lang=en", None, "en", "No connection to the server"),
+        ("?lang=pl", "en", "pl", "Brak połączenia z serwerem"),  # the query wins: kept so
+        ("", "en", "en", "No connection to the server"),  # without it, the browser's choice
+        ("?lang=xx", None, "pl", "Brak połączenia z serwerem"),
+    ],
+)
+def test_the_offline_page_is_drawn_in_the_language_it_is_asked_for(
+    client: FlaskClient, query: str, cookie: str | None, lang: str, heading: str
+):
+    """The worker keeps it once per language, fetched without cookies (static/js/sw.js)."""
+    if cookie:
+        client.set_cookie(LANGUAGE_COOKIE, cookie)
+
+    html = client.get(f"/offline{query}").get_data(as_text=True)
+
+    assert f'<html lang="{lang}"' in html
+    assert f'<h1 id="offline-heading">{heading}</h1>' in html
+    if lang == "en":
+        assert "Try again</a>" in html
+        assert not re.search("[ąćęłńóśźż]", re.sub(r"<[^>]+>", "", html).replace("Kości", ""))
 
 
 # --- the theme ---------------------------------------------------------------------------------

@@ -18,7 +18,9 @@ from typing import Any, ParamSpec, TypeVar
 from flask import Blueprint, Response, jsonify, request
 
 from tracker.extensions import csrf
+from tracker.i18n import _
 from tracker.rules import RulesError
+from tracker.rules_text import rules_text
 from tracker.services import InvalidInput, ServiceError
 
 API_PATH_PREFIX = "/api/"
@@ -63,7 +65,7 @@ def api_errors(view: Callable[P, R]) -> Callable[P, R | Response]:
         except ServiceError as exc:
             return error_response(exc.message, exc.status, code=exc.code)
         except RulesError as exc:
-            message = str(exc)
+            message = rules_text(exc)
             # Sheet messages begin with a column prefix ("kolumna 2: ...") that may be absent.
             code = None if exc.code is None else str(exc.code)  # the rules' Code, when given
             return error_response(message[:1].upper() + message[1:], 400, code=code)
@@ -79,13 +81,17 @@ def read_json_object(allowed: frozenset[str]) -> JsonObject:
         body = request.get_json()
     except RecursionError:
         # json.loads gives up on deeply nested arrays with RecursionError, not ValueError.
-        raise InvalidInput("Treść żądania jest zbyt głęboko zagnieżdżona.") from None
+        raise InvalidInput(_("Treść żądania jest zbyt głęboko zagnieżdżona.")) from None
     if not isinstance(body, dict):
-        raise InvalidInput('Treść żądania musi być obiektem JSON, np. {"variant": "standard"}.')
+        raise InvalidInput(_('Treść żądania musi być obiektem JSON, np. {"variant": "standard"}.'))
     unknown = sorted(set(body) - allowed)
     if unknown:
         raise InvalidInput(
-            f"Nieznane klucze: {', '.join(unknown)}. Dozwolone: {', '.join(sorted(allowed))}."
+            _(
+                "Nieznane klucze: %(unknown)s. Dozwolone: %(allowed)s.",
+                unknown=", ".join(unknown),
+                allowed=", ".join(sorted(allowed)),
+            )
         )
     return body
 

@@ -8,6 +8,7 @@ from typing import ParamSpec, TypeVar
 
 from flask import Response, g, request
 
+from ..i18n import gettext
 from ..services import accounts
 from ..services.accounts import AccountRef
 from . import error_response
@@ -23,10 +24,12 @@ def token_required(view: Callable[P, R]) -> Callable[P, R | Response]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
-            return _unauthorized("Brak tokenu: dodaj nagłówek Authorization: Bearer <token>.")
+            return _unauthorized(
+                gettext("Brak tokenu: dodaj nagłówek Authorization: Bearer <token>.")
+            )
         account = accounts.account_for_token(token.strip())
         if account is None:
-            return _unauthorized("Nieznany albo unieważniony token.")
+            return _unauthorized(gettext("Nieznany albo unieważniony token."))
         g.api_account = account
         return view(*args, **kwargs)
 

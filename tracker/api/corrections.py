@@ -10,6 +10,7 @@ nothing and answers the game (200), so a retried request is harmless.
 
 from __future__ import annotations
 
+from ..i18n import _
 from ..services import InvalidInput, corrections, games
 from ..services.games import MAX_TURNS_PER_GAME
 from . import JsonObject, api_errors, bp, read_json_object
@@ -25,10 +26,10 @@ BODY = frozenset({"dice", "field", "column", "expected_seq"})
 def correct_turn(game_id: int, seq: int) -> JsonObject:
     body = read_json_object(BODY)
     if "dice" not in body:
-        raise InvalidInput("Brak pola dice.")
+        raise InvalidInput(_("Brak pola dice."))
     dice = body["dice"]
     if not isinstance(dice, list):
-        raise InvalidInput("Kości podaj jako listę pięciu liczb od 1 do 6.")
+        raise InvalidInput(_("Kości podaj jako listę pięciu liczb od 1 do 6."))
     account_id = current_account().id
     try:
         corrected = corrections.correct_turn(
@@ -55,7 +56,10 @@ def _expected_seq(value: object) -> int | None:
         or not 1 <= value <= MAX_TURNS_PER_GAME + 1
     ):
         raise InvalidInput(
-            f"Pole expected_seq musi być liczbą od 1 do {MAX_TURNS_PER_GAME + 1}: "
-            "next_seq gry, na której opiera się żądanie."
+            _(
+                "Pole expected_seq musi być liczbą od 1 do %(most)d: next_seq gry, na której "
+                "opiera się żądanie.",
+                most=MAX_TURNS_PER_GAME + 1,
+            )
         )
     return value

@@ -10,6 +10,7 @@ import json
 
 from flask import Response, jsonify, request
 
+from ..i18n import _
 from ..services import InvalidInput, game_lists, games
 from ..store.rows import TurnRow
 from ..web import prefers_minimal
@@ -147,13 +148,13 @@ def poker_json(view: games.GameView) -> JsonObject:
 def create_game() -> tuple[JsonObject, int]:
     body = read_json_object(frozenset({"variant", "players", "options", "hints"}))
     if "variant" not in body:
-        raise InvalidInput("Brak pola variant.")
+        raise InvalidInput(_("Brak pola variant."))
     names = body.get("players")
     if not isinstance(names, list):
-        raise InvalidInput("Pole players musi być listą imion.")
+        raise InvalidInput(_("Pole players musi być listą imion."))
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
-        raise InvalidInput("Pole options musi być obiektem.")
+        raise InvalidInput(_("Pole options musi być obiektem."))
     # "hints": true or false (default false); true for dice poker is a 400 (no field to choose).
     hints = body.get("hints", False)
     view = games.create_game(current_account().id, body["variant"], names, options, hints=hints)
@@ -203,13 +204,13 @@ def get_game(game_id: int) -> Response:
 def record_turn(game_id: int) -> tuple[JsonObject, int] | Response:
     body = read_json_object(frozenset({"dice", "field", "column", "player", "expected_seq"}))
     if "dice" not in body:
-        raise InvalidInput("Brak pola dice.")
+        raise InvalidInput(_("Brak pola dice."))
     player = body.get("player")
     if player is not None and (not isinstance(player, str) or not player.strip()):
-        raise InvalidInput("Pole player musi być imieniem gracza.")
+        raise InvalidInput(_("Pole player musi być imieniem gracza."))
     dice = body["dice"]
     if not isinstance(dice, list):
-        raise InvalidInput("Kości podaj jako listę pięciu liczb od 1 do 6.")
+        raise InvalidInput(_("Kości podaj jako listę pięciu liczb od 1 do 6."))
     view = games.record_turn(
         current_account().id,
         game_id,
@@ -259,7 +260,10 @@ def _expected_seq(value: object) -> int | None:
         or not 1 <= value <= games.MAX_TURNS_PER_GAME + 1
     ):
         raise InvalidInput(
-            f"Pole expected_seq musi być liczbą od 1 do {games.MAX_TURNS_PER_GAME + 1}: "
-            "next_seq gry, na której opiera się żądanie."
+            _(
+                "Pole expected_seq musi być liczbą od 1 do %(most)d: next_seq gry, na której "
+                "opiera się żądanie.",
+                most=games.MAX_TURNS_PER_GAME + 1,
+            )
         )
     return value

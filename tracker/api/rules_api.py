@@ -2,8 +2,9 @@
 under optimal play (`/advice`, from `tracker.advisor`), and a round of dice poker.
 
 The views only read the request, call `tracker.rules` and shape the answer. Anything the rules
-refuse (a `RulesError`, whose message is Polish and meant for players) is a 400
-`{"error": message}`; nothing a client sends can make these endpoints answer 500.
+refuse (a `RulesError`, whose message is meant for players) is a 400 `{"error": message}`;
+nothing a client sends can make these endpoints answer 500. Labels, notes, reasons and errors
+are in the language of the request's `Accept-Language` (`rules_text`); ids and codes never change.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from tracker.rules import (
     Placement,
     RulesError,
     SheetTotals,
+    Text,
     evaluate,
     find_table_variant,
     parse_dice,
@@ -26,6 +28,8 @@ from tracker.rules import (
     rank,
     sheet_totals,
 )
+from tracker.rules.text import N_
+from tracker.rules_text import rules_text
 from tracker.services import reviews
 
 SCORE_KEYS = frozenset({"variant", "dice", "sheet", "options"})
@@ -77,25 +81,30 @@ def poker_rank() -> JsonObject:
     body = read_json_object(RANK_KEYS)
     hands = require(body, "hands")
     if not isinstance(hands, list):
-        raise RulesError("Układy (hands) podaj jako listę, np. [[2,3,4,5,6], [1,2,3,4,5]].")
+        raise RulesError(N_("Układy (hands) podaj jako listę, np. [[2,3,4,5,6], [1,2,3,4,5]]."))
     if not MIN_HANDS <= len(hands) <= MAX_HANDS:
         raise RulesError(
-            f"Porównać można od {MIN_HANDS} do {MAX_HANDS} układów, podano {len(hands)}."
+            Text(
+                N_("Porównać można od %(least)d do %(most)d układów, podano %(count)d."),
+                least=MIN_HANDS,
+                most=MAX_HANDS,
+                count=len(hands),
+            )
         )
-    dice = [read_dice(hand, where=f"Układ {number}: ") for number, hand in enumerate(hands, 1)]
+    dice = [read_dice(hand, number) for number, hand in enumerate(hands, 1)]
     ranking = rank(dice)
     return {
         "hands": [
             {
                 "dice": list(ranked.value.dice),
                 "hand": ranked.value.hand.id,
-                "label": ranked.value.hand.label,
+                "label": rules_text(ranked.value.hand.label),
                 "place": ranked.place,
             }
             for ranked in ranking.hands
         ],
         "winners": list(ranking.winners),
-        "explanation": ranking.explanation,
+        "explanation": rules_text(ranking.explanation_text),
     }
 
 
@@ -104,19 +113,23 @@ def poker_rank() -> JsonObject:
 
 def require(body: Mapping[str, Any], key: str) -> Any:
     if body.get(key) is None:
-        raise RulesError(f'Brak klucza "{key}" w treści żądania.')
+        raise RulesError(Text(N_('Brak klucza "%(key)s" w treści żądania.'), key=key))
     return body[key]
 
 
-def read_dice(raw: object, where: str = "") -> Dice:
+def read_dice(raw: object, hand: int | None = None) -> Dice:
     """Five dice sent as a JSON array. `parse_dice` also reads "66666", which forms accept and
-    JSON clients must not rely on."""
-    if not isinstance(raw, list):
-        raise RulesError(f"{where}Kości podaj jako listę pięciu liczb od 1 do 6, np. [6,6,6,6,6].")
+    JSON clients must not rely on. `hand`: the number of a poker hand, named in the error."""
     try:
+        if not isinstance(raw, list):
+            raise RulesError(N_("Kości podaj jako listę pięciu liczb od 1 do 6, np. [6,6,6,6,6]."))
         return parse_dice(raw)
     except RulesError as error:
-        raise RulesError(f"{where}{error}") from None
+        if hand is None:
+            raise
+        raise RulesError(
+            Text(N_("Układ %(number)d: %(message)s"), number=hand, message=error.text)
+        ) from None
 
 
 # --- shaping the answer --------------------------------------------------------------------
@@ -126,7 +139,7 @@ def roll_as_json(evaluation: Evaluation) -> JsonObject:
     return {
         "joker": evaluation.joker,
         "extra_bonus": evaluation.extra_bonus,
-        "notes": list(evaluation.notes),
+        "notes": [rules_text(note) for note in evaluation.note_texts],
         "moves": [move_as_json(p) for p in evaluation.moves],
         "refused": [refusal_as_json(p) for p in evaluation.refused],
     }
@@ -136,12 +149,12 @@ def move_as_json(placement: Placement) -> JsonObject:
     return {
         "column": placement.column,
         "field": placement.field,
-        "label": placement.label,
+        "label": rules_text(placement.label),
         "points": placement.points,
         "extra_bonus": placement.extra_bonus,
         "multiplier": placement.multiplier,
         "gain": placement.gain,
-        "note": placement.note,
+        "note": None if placement.note_text is None else rules_text(placement.note_text),
     }
 
 
@@ -149,9 +162,9 @@ def refusal_as_json(placement: Placement) -> JsonObject:
     return {
         "column": placement.column,
         "field": placement.field,
-        "label": placement.label,
+        "label": rules_text(placement.label),
         "points": placement.points,
-        "reason": placement.reason,
+        "reason": rules_text(placement.reason_text),
     }
 
 

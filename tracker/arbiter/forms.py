@@ -1,8 +1,9 @@
 """Reading the arbiter's GET forms: query arguments in; variant, dice, sheet and errors out.
 
 Nothing here judges a roll. The rules core parses and validates (`find_table_variant`, `parse_dice`,
-`parse_sheet`); this module only decides which control each Polish error belongs next to, and
-keeps every raw value so the page shows back exactly what was entered.
+`parse_sheet`); this module only decides which control each error belongs next to (in the
+request's language: `rules_text`), and keeps every raw value so the page shows back exactly what
+was entered.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from tracker.i18n import gettext
 from tracker.rules import (
     TABLE_VARIANTS,
     Dice,
@@ -21,6 +23,7 @@ from tracker.rules import (
     parse_dice,
     parse_sheet,
 )
+from tracker.rules_text import rules_text
 from tracker.services.inputs import whole_number
 
 DEFAULT_VARIANT = "standard"
@@ -40,8 +43,8 @@ def column_param(column: int, key: str) -> str:
 
 def column_legend(variant: Variant, column: int) -> str:
     if variant.columns == 1:
-        return "Kolumna gracza"
-    return f"Kolumna ×{variant.multipliers[column]}"
+        return gettext("Kolumna gracza")
+    return gettext("Kolumna ×%(multiplier)d", multiplier=variant.multipliers[column])
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,7 @@ def parse_table_form(args: Args) -> TableForm:
     try:
         variant = find_table_variant(variant_id)
     except RulesError as error:
-        errors["variant"] = str(error)
+        errors["variant"] = rules_text(error)
         variant = TABLE_VARIANTS[DEFAULT_VARIANT]
 
     threshold_value = args.get("bonus_threshold", BONUS_THRESHOLDS[0]).strip()
@@ -133,7 +136,7 @@ def parse_table_form(args: Args) -> TableForm:
                 {"bonus_threshold": threshold if threshold is not None else threshold_value}
             )
         except RulesError as error:
-            errors["bonus_threshold"] = str(error)
+            errors["bonus_threshold"] = rules_text(error)
 
     dice_text = args.get("dice", "").strip()
     dice = None
@@ -141,7 +144,7 @@ def parse_table_form(args: Args) -> TableForm:
         try:
             dice = parse_dice(dice_text)
         except RulesError as error:
-            errors["dice"] = str(error)
+            errors["dice"] = rules_text(error)
 
     columns = [_column_controls(variant, index, args) for index in range(variant.columns)]
     sheet = _parse_sheet(variant, columns)
@@ -162,15 +165,19 @@ def _column_controls(variant: Variant, index: int, args: Args) -> ColumnControls
     fields = []
     for f in table.fields:
         choices = (
-            Choice("", "wolne"),
+            Choice("", gettext("wolne")),
             *(Choice(str(v), str(v)) for v in sorted(table.achievable[f.id])),
         )
         name = column_param(index, f.id)
         value = args.get(name, "").strip()
         error = None
         if value and _as_int(value) not in table.achievable[f.id]:
-            error = f"Żaden rzut nie daje {value} pkt w polu {f.label}: wybierz wartość z listy."
-        fields.append(SheetControl(name, f.label, f.id, choices, value, error))
+            error = gettext(
+                "Żaden rzut nie daje %(value)s pkt w polu %(field)s: wybierz wartość z listy.",
+                value=value,
+                field=rules_text(f.label),
+            )
+        fields.append(SheetControl(name, rules_text(f.label), f.id, choices, value, error))
     extra_bonus = None
     if variant.extra_bonus:
         # At most one bonus per other field of the column; parse_sheet checks the real limit.
@@ -179,15 +186,15 @@ def _column_controls(variant: Variant, index: int, args: Args) -> ColumnControls
         value = args.get(name, "0").strip() or "0"
         error = None
         if _as_int(value) not in steps:
-            error = (
-                f"Premia za kolejne generały to wielokrotność {variant.extra_bonus}: "
-                "wybierz wartość z listy."
+            error = gettext(
+                "Premia za kolejne generały to wielokrotność %(bonus)d: wybierz wartość z listy.",
+                bonus=variant.extra_bonus,
             )
         extra_bonus = SheetControl(
             name,
-            "Premie za kolejne generały",
+            gettext("Premie za kolejne generały"),
             EXTRA_BONUS,
-            tuple(Choice(str(v), "brak" if v == 0 else f"+{v}") for v in steps),
+            tuple(Choice(str(v), gettext("brak") if v == 0 else f"+{v}") for v in steps),
             value,
             error,
         )
@@ -221,9 +228,11 @@ def _parse_sheet(variant: Variant, columns: list[ColumnControls]) -> Sheet | Non
             gap = _first_gap(variant, cells[index]) if variant.fixed_order else None
             target = next((c for c in col.fields if c.field == gap), None)
             if target is None:
-                col.error = _sentence(str(error))
+                col.error = _sentence(rules_text(error))
             else:
-                col.fields[col.fields.index(target)] = _with_error(target, _sentence(str(error)))
+                col.fields[col.fields.index(target)] = _with_error(
+                    target, _sentence(rules_text(error))
+                )
             return None
     for index, col in enumerate(columns):
         with_bonuses = [
@@ -233,9 +242,9 @@ def _parse_sheet(variant: Variant, columns: list[ColumnControls]) -> Sheet | Non
             parse_sheet(variant, with_bonuses)
         except RulesError as error:
             if col.extra_bonus is None:
-                col.error = _sentence(str(error))
+                col.error = _sentence(rules_text(error))
             else:
-                col.extra_bonus = _with_error(col.extra_bonus, _sentence(str(error)))
+                col.extra_bonus = _with_error(col.extra_bonus, _sentence(rules_text(error)))
             return None
     return parse_sheet(variant, [{**c, **b} for c, b in zip(cells, bonuses, strict=True)])
 
@@ -282,7 +291,7 @@ class HandRow:
 
     @property
     def default_name(self) -> str:
-        return f"Gracz {self.index + 1}"
+        return gettext("Gracz %(number)d", number=self.index + 1)
 
     @property
     def display_name(self) -> str:
@@ -332,14 +341,14 @@ def parse_poker_form(args: Args) -> PokerForm:
             try:
                 dice = parse_dice(dice_text)
             except RulesError as exc:
-                error = str(exc)
+                error = rules_text(exc)
         elif name and submitted:
-            error = f"Podaj kości gracza {name}."
+            error = gettext("Podaj kości gracza %(name)s.", name=name)
         rows.append(HandRow(index, name, dice_text, dice, error))
     if submitted and not any(r.error for r in rows) and len([r for r in rows if r.dice]) < 2:
         # Point at the first row still missing its dice.
         index = next(r.index for r in rows if r.dice is None)
         rows[index] = HandRow(
-            index, rows[index].name, "", None, "Podaj kości co najmniej dwóch graczy."
+            index, rows[index].name, "", None, gettext("Podaj kości co najmniej dwóch graczy.")
         )
     return PokerForm(rows, submitted)

@@ -4,37 +4,54 @@ from wtforms import PasswordField, StringField
 from wtforms.validators import EqualTo, InputRequired, Length
 
 from ..forms import PageForm
+from ..i18n import lazy_gettext, lazy_ngettext
 from ..services.accounts import NAME_MAX, PASSWORD_MIN
+
+# Labels and messages are lazy: the form classes are built once, the language per request.
+PASSWORD_TOO_SHORT = lazy_ngettext(
+    "Hasło musi mieć co najmniej %(num)d znak.",
+    "Hasło musi mieć co najmniej %(num)d znaków.",
+    PASSWORD_MIN,
+)
+PASSWORDS_DIFFER = lazy_gettext("Hasła się różnią.")
 
 
 class SignUpForm(PageForm):
     name = StringField(
-        "Nazwa konta (np. Kowalscy)",
+        lazy_gettext("Nazwa konta (np. Kowalscy)"),
         validators=[
-            InputRequired("Podaj nazwę konta."),
-            Length(max=NAME_MAX, message=f"Nazwa konta może mieć najwyżej {NAME_MAX} znaków."),
+            InputRequired(lazy_gettext("Podaj nazwę konta.")),
+            Length(
+                max=NAME_MAX,
+                message=lazy_gettext(
+                    "Nazwa konta może mieć najwyżej %(num)d znaków.", num=NAME_MAX
+                ),
+            ),
         ],
         render_kw={"autocomplete": "username", "autocapitalize": "words"},
     )
     password = PasswordField(
-        "Hasło",
+        lazy_gettext("Hasło"),
         validators=[
-            InputRequired("Podaj hasło."),
-            Length(min=PASSWORD_MIN, message=f"Hasło musi mieć co najmniej {PASSWORD_MIN} znaków."),
+            InputRequired(lazy_gettext("Podaj hasło.")),
+            Length(min=PASSWORD_MIN, message=PASSWORD_TOO_SHORT),
         ],
         render_kw={"autocomplete": "new-password"},
     )
     confirm = PasswordField(
-        "Powtórz hasło",
-        validators=[InputRequired("Powtórz hasło."), EqualTo("password", "Hasła się różnią.")],
+        lazy_gettext("Powtórz hasło"),
+        validators=[
+            InputRequired(lazy_gettext("Powtórz hasło.")),
+            EqualTo("password", PASSWORDS_DIFFER),
+        ],
         render_kw={"autocomplete": "new-password"},
     )
     # Only with `KOSCI_SIGNUP=invite`: the view removes the field otherwise.
     invite = StringField(
-        "Kod zaproszenia",
+        lazy_gettext("Kod zaproszenia"),
         validators=[
-            InputRequired("Podaj kod zaproszenia."),
-            Length(max=100, message="To nie jest kod zaproszenia."),
+            InputRequired(lazy_gettext("Podaj kod zaproszenia.")),
+            Length(max=100, message=lazy_gettext("To nie jest kod zaproszenia.")),
         ],
         render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
     )
@@ -42,13 +59,13 @@ class SignUpForm(PageForm):
 
 class SignInForm(PageForm):
     name = StringField(
-        "Nazwa konta",
-        validators=[InputRequired("Podaj nazwę konta.")],
+        lazy_gettext("Nazwa konta"),
+        validators=[InputRequired(lazy_gettext("Podaj nazwę konta."))],
         render_kw={"autocomplete": "username", "autocapitalize": "words"},
     )
     password = PasswordField(
-        "Hasło",
-        validators=[InputRequired("Podaj hasło.")],
+        lazy_gettext("Hasło"),
+        validators=[InputRequired(lazy_gettext("Podaj hasło."))],
         render_kw={"autocomplete": "current-password"},
     )
 
@@ -56,18 +73,23 @@ class SignInForm(PageForm):
 def _current_password() -> PasswordField:
     """The signed-in account's password again, before a step a borrowed phone must not take."""
     return PasswordField(
-        "Twoje obecne hasło",
-        validators=[InputRequired("Podaj obecne hasło.")],
+        lazy_gettext("Twoje obecne hasło"),
+        validators=[InputRequired(lazy_gettext("Podaj obecne hasło."))],
         render_kw={"autocomplete": "current-password"},
     )
 
 
 class TokenForm(PageForm):
     name = StringField(
-        "Nazwa tokenu (np. skrypt domowy)",
+        lazy_gettext("Nazwa tokenu (np. skrypt domowy)"),
         validators=[
-            InputRequired("Podaj nazwę tokenu."),
-            Length(max=NAME_MAX, message=f"Nazwa tokenu może mieć najwyżej {NAME_MAX} znaków."),
+            InputRequired(lazy_gettext("Podaj nazwę tokenu.")),
+            Length(
+                max=NAME_MAX,
+                message=lazy_gettext(
+                    "Nazwa tokenu może mieć najwyżej %(num)d znaków.", num=NAME_MAX
+                ),
+            ),
         ],
     )
     current_password = _current_password()
@@ -76,18 +98,18 @@ class TokenForm(PageForm):
 class PasswordChangeForm(PageForm):
     current_password = _current_password()
     new_password = PasswordField(
-        "Nowe hasło",
+        lazy_gettext("Nowe hasło"),
         validators=[
-            InputRequired("Podaj nowe hasło."),
-            Length(min=PASSWORD_MIN, message=f"Hasło musi mieć co najmniej {PASSWORD_MIN} znaków."),
+            InputRequired(lazy_gettext("Podaj nowe hasło.")),
+            Length(min=PASSWORD_MIN, message=PASSWORD_TOO_SHORT),
         ],
         render_kw={"autocomplete": "new-password"},
     )
     confirm = PasswordField(
-        "Powtórz nowe hasło",
+        lazy_gettext("Powtórz nowe hasło"),
         validators=[
-            InputRequired("Powtórz nowe hasło."),
-            EqualTo("new_password", "Hasła się różnią."),
+            InputRequired(lazy_gettext("Powtórz nowe hasło.")),
+            EqualTo("new_password", PASSWORDS_DIFFER),
         ],
         render_kw={"autocomplete": "new-password"},
     )

@@ -16,6 +16,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user, logout_user
 
 from ..forms import EmptyForm, add_error
+from ..i18n import _
 from ..models import Account
 from ..services import ServiceError, accounts, signup
 from ..web import same_site_path
@@ -65,7 +66,7 @@ def sign_up() -> ResponseReturnValue:
             status = exc.status
         else:
             start_session(account)
-            flash(f"Witaj, {account.name}! Konto jest gotowe.", "success")
+            flash(_("Witaj, %(name)s! Konto jest gotowe.", name=account.name), "success")
             return redirect(url_for("main.home"))
     elif form.errors:
         status = 400
@@ -105,7 +106,7 @@ def sign_out() -> ResponseReturnValue:
         abort(400)
     accounts.close_session(current_user)  # copies of this browser's cookies stop working too
     logout_user()
-    flash("Wylogowano.", "info")
+    flash(_("Wylogowano."), "info")
     return redirect(url_for("auth.sign_in"))
 
 
@@ -116,7 +117,7 @@ def sign_out_everywhere() -> ResponseReturnValue:
         abort(400)
     accounts.close_all_sessions(current_user.id)
     logout_user()
-    flash("Wylogowano na wszystkich urządzeniach. Zaloguj się ponownie.", "info")
+    flash(_("Wylogowano na wszystkich urządzeniach. Zaloguj się ponownie."), "info")
     return redirect(url_for("auth.sign_in"))
 
 
@@ -137,7 +138,7 @@ def change_password() -> ResponseReturnValue:
             add_error(getattr(form, exc.field or "current_password"), exc.message)
             status = exc.status
         else:
-            flash("Hasło zmienione. Inne urządzenia zostały wylogowane.", "success")
+            flash(_("Hasło zmienione. Inne urządzenia zostały wylogowane."), "success")
             return redirect(url_for("auth.account"))
     elif form.errors:
         status = 400
@@ -181,5 +182,5 @@ def revoke_token(token_id: int) -> ResponseReturnValue:
         accounts.revoke_token(current_user.id, token_id)
     except ServiceError as exc:
         abort(exc.status, exc.message)
-    flash("Token unieważniony: nie da się już nim zalogować do API.", "info")
+    flash(_("Token unieważniony: nie da się już nim zalogować do API."), "info")
     return redirect(url_for("auth.account"))

@@ -17,6 +17,8 @@ from wtforms import HiddenField, StringField
 
 from .. import rules
 from ..forms import PageForm
+from ..i18n import _
+from ..rules_text import rules_text
 from ..services import Conflict, NotFound, ServiceError, corrections, games
 from ..services.games import GameView
 from ..services.inputs import whole_number
@@ -82,12 +84,12 @@ def field_groups(view: GameView, turn: TurnRow) -> list[FieldGroup]:
                 continue  # Gra po kolei: a turn keeps its place in the order
             text = cell_name(variant, choice.field, column)
             if choice.later is not None:
-                text += f" – zajęte w ruchu {choice.later + 1}"
+                text = _("%(field)s – zajęte w ruchu %(seq)d", field=text, seq=choice.later + 1)
             elif choice.current:
-                text += " (teraz)"
+                text = _("%(field)s (teraz)", field=text)
             value = where_value(column, choice.field)
             options.append(FieldOption(value, text, not choice.allowed, choice.current))
-        label = f"Kolumna ×{multiplier}" if variant.columns > 1 else None
+        label = _("Kolumna ×%(multiplier)d", multiplier=multiplier) if variant.columns > 1 else None
         groups.append(FieldGroup(label, tuple(options)))
     return groups
 
@@ -96,24 +98,32 @@ def move_text(view: GameView, turn: TurnRow) -> str:
     """A turn without its player's name: "Ful 25 (2-2-3-3-3)", "Ful 5-5-5-2-2" in poker."""
     if view.is_poker:
         hand = rules.classify(turn.dice_tuple)
-        return f"{hand.hand.label} {hand.shown}"
+        return f"{rules_text(hand.hand.label)} {hand.shown}"
     where = cell_name(view.table.variant, turn.field or "", turn.column or 0)
     bonus = f" +{turn.extra_bonus}" if turn.extra_bonus else ""
     return f"{where} {turn.points}{bonus} ({rules.format_dice(turn.dice_tuple)})"
 
 
-def turn_word(view: GameView) -> str:
-    """What a turn is called: "ruch" at a table, "układ" in dice poker (as its screens say)."""
-    return "układ" if view.is_poker else "ruch"
+def heading(view: GameView, seq: int) -> str:
+    """The page's title: a turn is "ruch" at a table, "układ" in dice poker (as its screens
+    say)."""
+    if view.is_poker:
+        return _("Popraw układ %(seq)d", seq=seq)
+    return _("Popraw ruch %(seq)d", seq=seq)
 
 
 def corrected_message(done: corrections.Corrected) -> str:
     view, before, after = done.view, done.before, done.after
-    name = view.seats[after.seat].player.name
-    text = (
-        f"Poprawiono {turn_word(view)} {after.seq}: {name} – {move_text(view, before)} → "
-        f"{move_text(view, after)}."
-    )
+    values = {
+        "seq": after.seq,
+        "name": view.seats[after.seat].player.name,
+        "was": move_text(view, before),
+        "now": move_text(view, after),
+    }
+    if view.is_poker:
+        text = _("Poprawiono układ %(seq)d: %(name)s – %(was)s → %(now)s.", **values)
+    else:
+        text = _("Poprawiono ruch %(seq)d: %(name)s – %(was)s → %(now)s.", **values)
     if done.rescored:
         changes = []
         for change in done.rescored:
@@ -124,8 +134,17 @@ def corrected_message(done: corrections.Corrected) -> str:
             )
             now = f"{turn.points}" + (f" +{turn.extra_bonus}" if turn.extra_bonus else "")
             where = cell_name(view.table.variant, turn.field or "", turn.column or 0)
-            changes.append(f"ruch {turn.seq} ({who} – {where}): {was} → {now}")
-        text += " Zmieniły się też punkty: " + "; ".join(changes) + "."
+            changes.append(
+                _(
+                    "ruch %(seq)d (%(name)s – %(field)s): %(was)s → %(now)s",
+                    seq=turn.seq,
+                    name=who,
+                    field=where,
+                    was=was,
+                    now=now,
+                )
+            )
+        text += " " + _("Zmieniły się też punkty: %(changes)s.", changes="; ".join(changes))
     return text
 
 
@@ -141,7 +160,7 @@ def _render(
     context: dict[str, Any] = {
         "view": view,
         "turn": turn,
-        "turn_word": turn_word(view),
+        "heading": heading(view, turn.seq),
         "name": view.seats[turn.seat].player.name,
         "was": move_text(view, turn),
         "round": (turn.seq - 1) // len(view.seats) + 1,
@@ -178,8 +197,8 @@ def write_correction(game_id: int, seq: int) -> ResponseReturnValue:
     where = (form.where.data or "").strip()
     expected = whole_number(form.seq.data)
     if expected is None:
-        abort(400, "Formularz poprawki jest niepełny. Odśwież stronę i spróbuj jeszcze raz.")
-    column_text, _, field = where.partition(":")
+        abort(400, _("Formularz poprawki jest niepełny. Odśwież stronę i spróbuj jeszcze raz."))
+    column_text, _sep, field = where.partition(":")
     column = whole_number(column_text)
     try:
         done = corrections.correct_turn(

@@ -9,9 +9,11 @@ from wtforms import BooleanField, Field, FieldList, HiddenField, SelectField, St
 from wtforms.validators import ValidationError
 
 from ..forms import PageForm, add_error
+from ..i18n import _, lazy_gettext
 from ..models import name_key
 from ..rules import TABLE_VARIANTS, VARIANTS, AnyVariant
 from ..rules.variants import DEFAULT_TARGET_WINS, TARGET_WINS_RANGE
+from ..rules_text import rules_text
 from ..services import InvalidInput
 from ..services.players import NAME_CODE_POINTS, validate_name
 
@@ -38,15 +40,19 @@ def player_name(form: PageForm, field: Field) -> None:
 
 class NewGameForm(PageForm):
     # Radio cards in the template; plain strings here, checked in `validate` in Polish.
-    variant = StringField("Wariant", default="standard")
-    bonus_threshold = StringField("Próg premii za górną część", default=BONUS_THRESHOLDS[0])
-    target_wins = StringField("Do ilu wygranych rund", default=str(DEFAULT_TARGET_WINS))
+    variant = StringField(lazy_gettext("Wariant"), default="standard")
+    bonus_threshold = StringField(
+        lazy_gettext("Próg premii za górną część"), default=BONUS_THRESHOLDS[0]
+    )
+    target_wins = StringField(
+        lazy_gettext("Do ilu wygranych rund"), default=str(DEFAULT_TARGET_WINS)
+    )
     players = FieldList(
-        StringField("Gracz", validators=[player_name]),
+        StringField(lazy_gettext("Gracz"), validators=[player_name]),
         min_entries=DEFAULT_ROWS,
     )
-    shuffle = BooleanField("Losuj, kto zaczyna")
-    hints = BooleanField("Podpowiedzi (najlepsze pole według optymalnej gry)")
+    shuffle = BooleanField(lazy_gettext("Losuj, kto zaczyna"))
+    hints = BooleanField(lazy_gettext("Podpowiedzi (najlepsze pole według optymalnej gry)"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -60,7 +66,10 @@ class NewGameForm(PageForm):
     @property
     def seat_limits(self) -> dict[str, str]:
         """Variant id → "od 1 do 8 graczy", on each variant's card."""
-        return {v.id: f"od {v.min_players} do {v.max_players} graczy" for v in VARIANTS.values()}
+        return {
+            v.id: _("od %(least)d do %(most)d graczy", least=v.min_players, most=v.max_players)
+            for v in VARIANTS.values()
+        }
 
     @property
     def seat_limits_hint(self) -> str:
@@ -111,17 +120,26 @@ class NewGameForm(PageForm):
         valid = super().validate(extra_validators)
         chosen = self.chosen
         if chosen is None:
-            add_error(self.variant, "Wybierz jeden z wariantów.")
+            add_error(self.variant, _("Wybierz jeden z wariantów."))
             valid = False
         if self.thresholds and self.bonus_threshold.data not in self.thresholds:
             add_error(
-                self.bonus_threshold, f"Próg premii może wynosić {' albo '.join(self.thresholds)}."
+                self.bonus_threshold,
+                _(
+                    "Próg premii może wynosić %(first)s albo %(second)s.",
+                    first=self.thresholds[0],
+                    second=self.thresholds[-1],
+                ),
             )
             valid = False
         if self.is_poker and self.target_wins.data not in TARGET_WINS:
             add_error(
                 self.target_wins,
-                f"Wybierz, do ilu wygranych rund gracie: od {TARGET_WINS[0]} do {TARGET_WINS[-1]}.",
+                _(
+                    "Wybierz, do ilu wygranych rund gracie: od %(least)s do %(most)s.",
+                    least=TARGET_WINS[0],
+                    most=TARGET_WINS[-1],
+                ),
             )
             valid = False
         seen: dict[str, int] = {}
@@ -130,18 +148,23 @@ class NewGameForm(PageForm):
                 continue
             key = name_key(entry.data)
             if key in seen:
-                add_error(entry, f"Ten gracz już siedzi przy stole (gracz {seen[key]}).")
+                add_error(
+                    entry,
+                    _("Ten gracz już siedzi przy stole (gracz %(number)d).", number=seen[key]),
+                )
                 valid = False
             else:
                 seen[key] = number
         names = self.names
         if not names and not any(e.errors for e in self.players.entries):
-            self.players_error = "Wpisz imię co najmniej jednego gracza."
+            self.players_error = _("Wpisz imię co najmniej jednego gracza.")
         least = chosen.min_players if chosen else 1
         most = chosen.max_players if chosen else MAX_PLAYERS
         if least > 1 and len(names) < least and not any(e.errors for e in self.players.entries):
             # Dice poker: round wins need somebody to beat ("Rundę wygrywa najwyższy układ").
-            self.players_error = "W pokera gra się co najmniej we dwoje: wpisz imiona dwóch graczy."
+            self.players_error = _(
+                "W pokera gra się co najmniej we dwoje: wpisz imiona dwóch graczy."
+            )
         elif len(names) > most:
             self.players_error = too_many_players(chosen, len(names)) if chosen else None
         if self.players_error:
@@ -151,13 +174,20 @@ class NewGameForm(PageForm):
 
 def seat_limits(variant: AnyVariant) -> str:
     """The variant's player limits, from the rules: "Kości potrójne: od 1 do 8 graczy"."""
-    return f"{variant.name}: od {variant.min_players} do {variant.max_players} graczy"
+    return _(
+        "%(variant)s: od %(least)d do %(most)d graczy",
+        variant=rules_text(variant.name),
+        least=variant.min_players,
+        most=variant.max_players,
+    )
 
 
 def too_many_players(variant: AnyVariant, count: int) -> str:
-    return (
-        f"Za dużo graczy: {count}. {seat_limits(variant)} przy jednym stole. "
-        "Przy większej grupie zagrajcie w dwie osobne gry."
+    return _(
+        "Za dużo graczy: %(count)d. %(limits)s przy jednym stole. Przy większej grupie "
+        "zagrajcie w dwie osobne gry.",
+        count=count,
+        limits=seat_limits(variant),
     )
 
 
@@ -167,23 +197,31 @@ def seat_limits_hint() -> str:
     limits = [(v.min_players, v.max_players) for v in VARIANTS.values()]
     common = Counter(limits).most_common(1)[0][0]
     others = [
-        f"{v.name}: od {v.min_players} do {v.max_players}"
+        _(
+            "%(variant)s: od %(least)d do %(most)d",
+            variant=rules_text(v.name),
+            least=v.min_players,
+            most=v.max_players,
+        )
         for v, limit in zip(VARIANTS.values(), limits, strict=True)
         if limit != common
     ]
-    return "; ".join([f"Od {common[0]} do {common[1]} graczy przy stole", *others]) + "."
+    first = _("Od %(least)d do %(most)d graczy przy stole", least=common[0], most=common[1])
+    return "; ".join([first, *others]) + "."
 
 
 class RenameForm(PageForm):
     """One player's inline rename; each row of the players page has its own prefix."""
 
-    name = StringField("Imię", render_kw={"maxlength": NAME_CODE_POINTS, "autocapitalize": "words"})
+    name = StringField(
+        lazy_gettext("Imię"), render_kw={"maxlength": NAME_CODE_POINTS, "autocapitalize": "words"}
+    )
 
 
 class MergeForm(PageForm):
     """Merge the player into another: the one chosen keeps their name, and gets the games."""
 
-    target = SelectField("Połącz z graczem", coerce=str, validate_choice=False)
+    target = SelectField(lazy_gettext("Połącz z graczem"), coerce=str, validate_choice=False)
 
 
 class TurnForm(PageForm):

@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from ..forms import EmptyForm, add_error
+from ..i18n import _
 from ..models import Player
 from ..services import NotFound, ServiceError, players
 from ..web import account_id
@@ -52,7 +53,14 @@ def rename_player(player_id: int) -> ResponseReturnValue:
             add_error(form.name, exc.message)
         else:
             if player.name != old_name:
-                flash(f"Zmieniono imię: {old_name} → {player.name}. Wyniki zostają.", "success")
+                flash(
+                    _(
+                        "Zmieniono imię: %(old)s → %(new)s. Wyniki zostają.",
+                        old=old_name,
+                        new=player.name,
+                    ),
+                    "success",
+                )
             return _to_players(player.id)
     return _render_players(player_id, form), 400
 
@@ -83,7 +91,7 @@ def delete_player(player_id: int) -> ResponseReturnValue:
         except ServiceError as exc:
             error = exc.message
         else:
-            flash(f"Usunięto gracza {name}.", "info")
+            flash(_("Usunięto gracza %(name)s.", name=name), "info")
             return _to_players()
     games = players.games_of(player.id)
     return render_template(
@@ -98,11 +106,14 @@ def merge_player(player_id: int) -> ResponseReturnValue:
     player = _player(player_id)
     others = [p for p in players.list_players(account_id()) if p.id != player.id]
     form = MergeForm()
-    form.target.choices = [(CHOOSE, "– wybierz gracza –"), *((str(p.id), p.name) for p in others)]
+    form.target.choices = [
+        (CHOOSE, _("– wybierz gracza –")),
+        *((str(p.id), p.name) for p in others),
+    ]
     if form.validate_on_submit():
         target_id = next((p.id for p in others if str(p.id) == form.target.data), None)
         if target_id is None:
-            add_error(form.target, "Wybierz z listy gracza, z którym łączysz.")
+            add_error(form.target, _("Wybierz z listy gracza, z którym łączysz."))
         else:
             name = player.name  # the player is gone after the merge
             try:
@@ -113,8 +124,13 @@ def merge_player(player_id: int) -> ResponseReturnValue:
                 add_error(form.target, exc.message)
             else:
                 flash(
-                    f"Połączono: {name} i {target.name} to teraz jeden gracz, {target.name}. "
-                    f"Przeniesione gry: {moved}.",
+                    _(
+                        "Połączono: %(name)s i %(target)s to teraz jeden gracz, %(target)s. "
+                        "Przeniesione gry: %(moved)d.",
+                        name=name,
+                        target=target.name,
+                        moved=moved,
+                    ),
                     "success",
                 )
                 return _to_players(target.id)

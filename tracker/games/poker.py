@@ -16,10 +16,13 @@ from flask import flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from .. import rules
+from ..i18n import _, ngettext
 from ..rules import PokerRound
+from ..rules_text import rules_text
 from ..services.games import GameView
+from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from .turn import join_names
+from ..web import and_list, local_zone
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class RoundCard:
     hands: tuple[HandRow, ...]  # in seating order while open, best first once decided
     complete: bool
     winners: tuple[str, ...]  # the round's winner; empty for a draw or an open round
-    explanation: str  # one Polish sentence from the rules core; empty while open
+    explanation: str  # one sentence from the rules core, translated; empty while open
     waiting: tuple[str, ...]  # who has not entered a hand yet (open round only)
 
     @property
@@ -52,8 +55,8 @@ class RoundCard:
         if not self.complete:
             return ""
         if self.winners:
-            return f"Rundę wygrywa {self.winners[0]}"
-        return "Remis – nikt nie wygrywa rundy"
+            return _("Rundę wygrywa %(name)s", name=self.winners[0])
+        return _("Remis – nikt nie wygrywa rundy")
 
 
 @dataclass(frozen=True)
@@ -78,12 +81,14 @@ class Standing:
 
 def target_text(target_wins: int) -> str:
     """How far the match goes, as the screen says it: "do 1 wygranej", "do 3 wygranych"."""
-    return "do 1 wygranej" if target_wins == 1 else f"do {target_wins} wygranych"
+    return ngettext("do %(num)d wygranej", "do %(num)d wygranych", target_wins)
 
 
 def hand_text(view: GameView, turn: TurnRow) -> HandText:
     value = rules.classify(turn.dice_tuple)
-    return HandText(f"{view.seats[turn.seat].player.name} – {value.hand.label}", value.shown)
+    return HandText(
+        f"{view.seats[turn.seat].player.name} – {rules_text(value.hand.label)}", value.shown
+    )
 
 
 def round_card(view: GameView, round_: PokerRound) -> RoundCard:
@@ -91,7 +96,15 @@ def round_card(view: GameView, round_: PokerRound) -> RoundCard:
     ranking = round_.ranking
     if ranking is None:
         rows = tuple(
-            HandRow(names[seat], hand.shown, hand.hand.label, hand.hand.id, None, False, False)
+            HandRow(
+                names[seat],
+                hand.shown,
+                rules_text(hand.hand.label),
+                hand.hand.id,
+                None,
+                False,
+                False,
+            )
             for seat, hand in round_.hands
         )
         entered = {seat for seat, _ in round_.hands}
@@ -105,7 +118,7 @@ def round_card(view: GameView, round_: PokerRound) -> RoundCard:
             HandRow(
                 names[seat],
                 hand.shown,
-                hand.hand.label,
+                rules_text(hand.hand.label),
                 hand.hand.id,
                 ranked.place,
                 wins=best and not ranking.draw,
@@ -113,7 +126,9 @@ def round_card(view: GameView, round_: PokerRound) -> RoundCard:
             )
         )
     winners = tuple(names[seat] for seat in round_.winners or ())
-    return RoundCard(round_.number, tuple(decided), True, winners, round_.explanation, ())
+    return RoundCard(
+        round_.number, tuple(decided), True, winners, rules_text(round_.explanation_text), ()
+    )
 
 
 def last_result(view: GameView) -> RoundCard | None:
@@ -179,7 +194,7 @@ def render_match(
         try:
             hand = rules.classify(rules.parse_dice(dice_text))
         except rules.RulesError as exc:
-            dice_error = str(exc)
+            dice_error = rules_text(exc)
     context = {
         **_context(view),
         "dice_text": dice_text,
@@ -202,10 +217,11 @@ def render_finished(view: GameView) -> str:
     return render_template(
         "games/poker_finished.html",
         **_context(view),
-        winner=join_names(view.winners),
+        winner=and_list(view.winners),
         score=match_score(view),
         standings=standings(view),
         rounds=[round_card(view, r) for r in reversed(view.match.rounds)],
+        bgstats_link=bgstats.view_link(view, timezone=local_zone().key),
     )
 
 
@@ -231,14 +247,24 @@ def written(after: GameView) -> Response:
     the hand; after its last hand, the round's result on the screen says it all."""
     if after.match.current_round is not None:
         # "written": the match's screen puts the undo of this hand next to the message.
-        flash(f"Zapisano: {hand_text(after, after.turns[-1])}", "written")
+        flash(_("Zapisano: %(turn)s", turn=str(hand_text(after, after.turns[-1]))), "written")
     return _to_match(after.game.id)
 
 
 def undo_message(before: GameView, after: GameView) -> str:
     """The flash after an undo: the hand taken back and, across a round's end, its result."""
-    text = f"Cofnięto: {hand_text(before, before.turns[-1])}"
+    hand = str(hand_text(before, before.turns[-1]))
     reopens = reopened_round(before)
     if reopens is not None:
-        text += f" i wynik rundy {reopens}"
-    return f"{text}. Znów kolej: {after.current_name}. Kości zostały – popraw je i zapisz układ."
+        return _(
+            "Cofnięto: %(hand)s i wynik rundy %(round)d. Znów kolej: %(name)s. Kości zostały – "
+            "popraw je i zapisz układ.",
+            hand=hand,
+            round=reopens,
+            name=after.current_name,
+        )
+    return _(
+        "Cofnięto: %(hand)s. Znów kolej: %(name)s. Kości zostały – popraw je i zapisz układ.",
+        hand=hand,
+        name=after.current_name,
+    )

@@ -18,6 +18,7 @@ from flask import abort, g, render_template, url_for
 from flask.typing import ResponseReturnValue
 
 from ..advisor import MoveAdvice
+from ..i18n import _, decimal_separator
 from ..rules import Variant
 from ..services import NotFound, ServiceError, reviews
 from ..web import account_id
@@ -39,9 +40,10 @@ MAX_GRID_LINES = 6
 
 
 def decimal(value: float, *, exact: bool = True) -> str:
-    """One decimal with a Polish comma: 254.588 → „254,6”; „≈254,6” when approximate."""
+    """One decimal, with a comma in Polish: 254.588 → „254,6” („254.6” in English); „≈254,6”
+    when approximate."""
     rounded = round(value, 1)
-    text = f"{abs(rounded):.1f}".replace(".", ",")
+    text = f"{abs(rounded):.1f}".replace(".", decimal_separator())
     if rounded < 0:
         text = "−" + text
     return text if exact else "≈" + text
@@ -51,7 +53,7 @@ def signed(value: float, *, exact: bool = True) -> str:
     """Luck: „+12,3”, „−4,0”, „0,0”."""
     rounded = round(value, 1)
     sign = "+" if rounded > 0 else "−" if rounded < 0 else ""
-    text = sign + f"{abs(rounded):.1f}".replace(".", ",")
+    text = sign + f"{abs(rounded):.1f}".replace(".", decimal_separator())
     return text if exact else "≈" + text
 
 
@@ -122,9 +124,9 @@ def turn_line(variant: Variant, turn: reviews.ReviewedTurn, exact: bool) -> Turn
     ]
     note, shown = None, ""
     if not turn.chose_best:
-        note, shown = "najlepsze:", ", ".join(best)
+        note, shown = _("najlepsze:"), ", ".join(best)
     elif others:
-        note, shown = "równie dobre:", ", ".join(others)
+        note, shown = _("równie dobre:"), ", ".join(others)
     return TurnLine(
         number=turn.number,
         seq=turn.seq,
@@ -175,11 +177,14 @@ def chart(player: reviews.PlayerReview, variant: Variant, exact: bool) -> Chart 
     for tick in (len(turns), length // 2):
         if all(abs(tick - other) >= length / 6 for other in ticks - {tick}):
             ticks.add(tick)
-    name = f"Oczekiwany wynik końcowy gracza {player.name}"
-    summary = (
-        f"Oczekiwany wynik końcowy na starcie {decimal(player.expected_start, exact=exact)}, "
-        f"po ruchu {len(turns)}: {decimal(player.expected_now, exact=exact)}; "
-        f"punkty w tabeli: {player.total}."
+    name = _("Oczekiwany wynik końcowy gracza %(name)s", name=player.name)
+    summary = _(
+        "Oczekiwany wynik końcowy na starcie %(start)s, po ruchu %(turn)d: %(now)s; punkty w "
+        "tabeli: %(total)d.",
+        start=decimal(player.expected_start, exact=exact),
+        turn=len(turns),
+        now=decimal(player.expected_now, exact=exact),
+        total=player.total,
     )
     return Chart(
         id=f"review-chart-{player.seat}",

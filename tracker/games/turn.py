@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import advisor
+from ..i18n import decimal_separator, gettext
 from ..rules import (
     Code,
     Dice,
@@ -24,6 +25,7 @@ from ..rules import (
     extra_bonus_count,
     upper_status,
 )
+from ..rules_text import rules_text
 from ..services.games import GameView, better_than_zero
 from ..store.rows import TurnRow
 
@@ -31,8 +33,9 @@ logger = logging.getLogger(__name__)
 
 
 def cell_name(variant: Variant, field_id: str, column: int) -> str:
-    """The field's name on the screen: "Ful", or "Ful ×2" when there are several columns."""
-    label = variant.table.by_id[field_id].label
+    """The field's name on the screen: "Ful", or "Ful ×2" when there are several columns (in
+    the request's language: the rules core marks its labels with N_)."""
+    label = rules_text(variant.table.by_id[field_id].label)
     return f"{label} ×{variant.multipliers[column]}" if variant.columns > 1 else label
 
 
@@ -40,7 +43,7 @@ def join_names(names: Sequence[str]) -> str:
     """Names as a sentence lists them: "Ala", "Ala i Ola", "Ala, Ola i Ela"."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " i " + names[-1]
+    return gettext("%(names)s i %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def turn_text(view: GameView, turn: TurnRow) -> str:
@@ -63,16 +66,29 @@ def zero_question(evaluation: Evaluation, placement: Placement) -> str | None:
 def zero_question_text(variant: Variant, chosen: Placement, best: Placement) -> str:
     where = cell_name(variant, chosen.field, chosen.column)
     best_where = cell_name(variant, best.field, best.column)
-    text = f"Wpisać 0 w polu {where}? Najlepiej: {best_where} za {best.points} pkt"
     if best.gain != best.points:
-        text += f" (do wyniku +{best.gain})"
-    return text + "."
+        return gettext(
+            "Wpisać 0 w polu %(field)s? Najlepiej: %(best)s za %(points)s pkt "
+            "(do wyniku +%(gain)s).",
+            field=where,
+            best=best_where,
+            points=best.points,
+            gain=best.gain,
+        )
+    return gettext(
+        "Wpisać 0 w polu %(field)s? Najlepiej: %(best)s za %(points)s pkt.",
+        field=where,
+        best=best_where,
+        points=best.points,
+    )
 
 
 def _worth_showing(placement: Placement) -> str | None:
     """The rules core's note on a field, unless it only says that the roll does not fit there:
     a pencilled 0 already says it, so the screen leaves it out under half the fields."""
-    return None if placement.note_code is Code.CROSSING_OUT else placement.note
+    if placement.note_code is Code.CROSSING_OUT or placement.note_text is None:
+        return None
+    return rules_text(placement.note_text)  # b1: in the request's language
 
 
 @dataclass(frozen=True)
@@ -98,9 +114,9 @@ class Pencil:
             return None
         parts = []
         if p.extra_bonus:
-            parts.append(f"+{p.extra_bonus} za generała")
+            parts.append(gettext("+%(bonus)s za generała", bonus=p.extra_bonus))
         if p.gain > (p.points + p.extra_bonus) * p.multiplier:
-            parts.append("z premią za górną")
+            parts.append(gettext("z premią za górną"))
         if p.multiplier > 1:
             parts.append(f"×{p.multiplier}")
         return " · ".join(parts) + f" = +{p.gain}"
@@ -139,7 +155,9 @@ def sheet_grid(variant: Variant, sheet: Sheet, marks: PencilMarks | None = None)
 
 def pencil_marks(evaluation: Evaluation) -> PencilMarks:
     variant = evaluation.variant
-    reasons = [p.reason for p in evaluation.placements if p.reason]
+    # b1: the rules' reasons in the request's language (`rules_text`), per placement.
+    said = {p: rules_text(p.reason_text) for p in evaluation.placements if p.reason_text}
+    reasons = list(said.values())
     shared = reasons[0] if len(reasons) > 1 and len(set(reasons)) == 1 else None
     best_gain = evaluation.best_gain
     pencils = tuple(
@@ -148,16 +166,17 @@ def pencil_marks(evaluation: Evaluation) -> PencilMarks:
             name=cell_name(variant, p.field, p.column),
             best=p.allowed and best_gain > 0 and p.gain == best_gain,
             confirm=zero_question(evaluation, p),
-            reason=None if p.reason == shared else p.reason,
+            reason=None if said.get(p) == shared else said.get(p),
         )
         for p in evaluation.placements
     )
     notes: dict[tuple[str, str], None] = {}
     for p in evaluation.placements:
-        if p.allowed and _worth_showing(p):
-            notes[(p.label, p.note or "")] = None
-        if p.reason and p.reason != shared:
-            notes[(p.label, p.reason)] = None
+        note = _worth_showing(p) if p.allowed else None
+        if note:
+            notes[(rules_text(p.label), note)] = None
+        if p in said and said[p] != shared:
+            notes[(rules_text(p.label), said[p])] = None
     return PencilMarks(evaluation, pencils, shared, tuple(notes))
 
 
@@ -165,9 +184,9 @@ def pencil_marks(evaluation: Evaluation) -> PencilMarks:
 
 
 def expected_text(value: float, exact: bool = True) -> str:
-    """An expected total as the screen says it: one decimal, a decimal comma ("254,6"); "≈"
-    before the figures of an approximation (Kości potrójne)."""
-    text = f"{value:.1f}".replace(".", ",").replace("-", "−")
+    """An expected total as the screen says it: one decimal, with the language's decimal mark
+    ("254,6", "254.6"); "≈" before the figures of an approximation (Kości potrójne)."""
+    text = f"{value:.1f}".replace(".", decimal_separator()).replace("-", "−")
     return text if exact else f"≈{text}"
 
 
@@ -242,7 +261,8 @@ def column_statuses(view: GameView, seat: int) -> list[ColumnStatus]:
     variant = view.table.variant
     for column, multiplier in zip(view.table.sheets[seat], variant.multipliers, strict=True):
         status = upper_status(variant, column, view.options)
-        result.append(ColumnStatus(multiplier, status.upper, status.threshold, status.label))
+        label = rules_text(status.label_text)  # b1: in the request's language
+        result.append(ColumnStatus(multiplier, status.upper, status.threshold, label))
     return result
 
 
@@ -298,7 +318,7 @@ def full_sheet(view: GameView) -> FullSheet:
                 where = (seat, index, f.id)
                 is_last = last is not None and (last.seat, last.column or 0, last.field) == where
                 cells.append(SheetCell("" if value is None else str(value), is_last))
-        return SheetRow(f.label, "field", tuple(cells), section_start)
+        return SheetRow(rules_text(f.label), "field", tuple(cells), section_start)
 
     def sum_row(label: str, key: str, section_start: bool = False) -> SheetRow:
         cells = tuple(
@@ -310,17 +330,18 @@ def full_sheet(view: GameView) -> FullSheet:
 
     threshold = view.options.bonus_threshold
     rows = [field_row(f, False) for f in variant.table.upper_fields]
-    rows.append(sum_row("Suma górna", "upper", section_start=True))
-    rows.append(sum_row(f"Premia ({threshold}+)", "upper_bonus"))
+    rows.append(sum_row(gettext("Suma górna"), "upper", section_start=True))
+    rows.append(sum_row(gettext("Premia (%(threshold)s+)", threshold=threshold), "upper_bonus"))
     rows.extend(field_row(f, i == 0) for i, f in enumerate(variant.table.lower_fields))
-    rows.append(sum_row("Suma dolna", "lower", section_start=True))
+    rows.append(sum_row(gettext("Suma dolna"), "lower", section_start=True))
     if variant.extra_bonus:
-        rows.append(sum_row(f"Generał +{variant.extra_bonus}", "extra_bonus"))
+        rows.append(
+            sum_row(gettext("Generał +%(bonus)s", bonus=variant.extra_bonus), "extra_bonus")
+        )
     if variant.columns > 1:
-        rows.append(sum_row("Kolumna × mnożnik", "total"))
-    rows.append(
-        SheetRow("Razem", "total", tuple(SheetCell(str(totals[seat].total)) for seat in seats))
-    )
+        rows.append(sum_row(gettext("Kolumna × mnożnik"), "total"))
+    total_cells = tuple(SheetCell(str(totals[seat].total)) for seat in seats)
+    rows.append(SheetRow(gettext("Razem"), "total", total_cells))
     return FullSheet(
         names=tuple(view.names),
         multipliers=variant.multipliers,

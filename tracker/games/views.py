@@ -26,12 +26,15 @@ from werkzeug.wrappers import Response
 from .. import rules
 from ..forms import EmptyForm, add_error
 from ..guests import watching as guest_watching
+from ..i18n import _
 from ..rules import VARIANT_NAMES
+from ..rules_text import rules_text
 from ..services import Conflict, NotFound, ServiceError, games, players
 from ..services.games import GameView, NeedsConfirmation, Overtaken
 from ..services.inputs import whole_number
+from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from ..web import account_id, prefers_minimal, signed_in_only
+from ..web import account_id, and_list, local_zone, prefers_minimal, signed_in_only
 from . import poker, watch
 from .forms import (
     BONUS_THRESHOLDS,
@@ -45,7 +48,6 @@ from .turn import (
     column_statuses,
     extra_generals,
     full_sheet,
-    join_names,
     pencil_marks,
     sheet_grid,
     turn_hint,
@@ -154,8 +156,8 @@ def new() -> ResponseReturnValue:
                 form.players_error = exc.message
         else:
             if form.shuffle.data and len(started.seats) > 1:
-                order = join_names([s.player.name for s in started.seats])
-                flash(f"Wylosowana kolejność: {order}.", "info")
+                order = and_list([s.player.name for s in started.seats])
+                flash(_("Wylosowana kolejność: %(order)s.", order=order), "info")
             return _to_game(started.id)
         status = 400
     else:
@@ -217,7 +219,7 @@ def _render_turn(
         try:
             dice = rules.parse_dice(dice_text)
         except rules.RulesError as exc:
-            dice_error = str(exc)
+            dice_error = rules_text(exc)
     marks = pencil_marks(view.table.evaluate(dice)) if dice else None
     seat = view.current_seat
     assert seat is not None
@@ -260,8 +262,9 @@ def _render_finished(view: GameView) -> str:
         view=view,
         paper=full_sheet(view),
         ranking=[(places[s], view.seats[s].player.name, scores[s]) for s in ranking],
-        winners=join_names(view.winners),
+        winners=and_list(view.winners),
         last_turn=turn_text(view, last) if last else None,
+        bgstats_link=bgstats.view_link(view, timezone=local_zone().key),
     )
 
 
@@ -303,7 +306,7 @@ def write(game_id: int) -> ResponseReturnValue:
         answer = poker.written(after)
     else:
         # "written": the game's screen puts the undo of this turn next to the message.
-        flash(f"Zapisano: {turn_text(after, after.turns[-1])}", "written")
+        flash(_("Zapisano: %(turn)s", turn=turn_text(after, after.turns[-1])), "written")
         answer = _to_game(game_id)
     if prefers_minimal():
         # turn.js: what changed, and where the screen is now (the message waits there).
@@ -317,17 +320,18 @@ def overtaken_text(view: GameView, written: list[TurnRow]) -> str:
     """What another phone wrote meanwhile, said so that the table can check it: "Na innym
     telefonie zapisano już: Ola – Ful 25. Teraz kolej: Ala. Twoje kości zostały…"."""
     if not written:
-        return games.ALREADY_WRITTEN
+        return _(games.ALREADY_WRITTEN)
     done = "; ".join(
         str(poker.hand_text(view, turn)) if view.is_poker else turn_text(view, turn)
         for turn in written
     )
-    text = f"Na innym telefonie zapisano już: {done}."
     if view.finished:
-        return f"{text} Gra jest zakończona."
-    return (
-        f"{text} Teraz kolej: {view.current_name}. Twoje kości zostały – sprawdź, czy są "
-        "tego gracza, zanim wybierzesz pole."
+        return _("Na innym telefonie zapisano już: %(turns)s. Gra jest zakończona.", turns=done)
+    return _(
+        "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s. Twoje kości "
+        "zostały – sprawdź, czy są tego gracza, zanim wybierzesz pole.",
+        turns=done,
+        name=view.current_name,
     )
 
 
@@ -338,14 +342,18 @@ def _check_turn_form(
     the words of the game's own form. (A poker hand has no field and ignores the column.)"""
     if _load(game_id).is_poker:
         if seq is None:
-            abort(400, "Formularz układu jest niepełny. Odśwież stronę i wpisz kości jeszcze raz.")
+            abort(
+                400, _("Formularz układu jest niepełny. Odśwież stronę i wpisz kości jeszcze raz.")
+            )
         return
     if not seq_text or field is None:
-        abort(400, "Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz.")
+        abort(400, _("Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz."))
     if seq is None:
-        abort(400, "Numer ruchu w formularzu jest nieprawidłowy. Odśwież stronę i spróbuj znowu.")
+        abort(
+            400, _("Numer ruchu w formularzu jest nieprawidłowy. Odśwież stronę i spróbuj znowu.")
+        )
     if column is None:
-        abort(400, "Nie ma takiej kolumny w tabeli. Odśwież stronę i wybierz pole jeszcze raz.")
+        abort(400, _("Nie ma takiej kolumny w tabeli. Odśwież stronę i wybierz pole jeszcze raz."))
 
 
 def _turn_refused(
@@ -360,11 +368,11 @@ def _turn_refused(
     view = _load(game_id)
     if view.is_poker:
         if field is not None:
-            abort(400, "W pokerze kościanym zapisuje się tylko kości, bez pola tabeli.")
+            abort(400, _("W pokerze kościanym zapisuje się tylko kości, bez pola tabeli."))
         if exc.field == "dice":
             return poker.render_match(view, dice_text, dice_error=exc.message), exc.status
     elif field is None:
-        abort(400, "Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz.")
+        abort(400, _("Formularz ruchu jest niepełny. Odśwież stronę i wybierz pole jeszcze raz."))
     elif exc.field in ("dice", "field", "column") and not view.finished:
         if exc.field == "dice":
             return _render_turn(view, dice_text, dice_error=exc.message), exc.status
@@ -379,9 +387,11 @@ def undo(game_id: int) -> ResponseReturnValue:
     form.validate_on_submit()
     seq = _as_int(form.seq.data)
     if not (form.seq.data or "").strip():
-        abort(400, "Formularz cofania jest niepełny. Odśwież stronę i spróbuj jeszcze raz.")
+        abort(400, _("Formularz cofania jest niepełny. Odśwież stronę i spróbuj jeszcze raz."))
     if seq is None:
-        abort(400, "Numer ruchu w formularzu jest nieprawidłowy. Odśwież stronę i spróbuj znowu.")
+        abort(
+            400, _("Numer ruchu w formularzu jest nieprawidłowy. Odśwież stronę i spróbuj znowu.")
+        )
     before = _load(game_id)
     try:
         after = games.undo_last_turn(account_id(), game_id, expected_seq=seq)
@@ -395,8 +405,12 @@ def undo(game_id: int) -> ResponseReturnValue:
         flash(poker.undo_message(before, after), "info")
     else:
         flash(
-            f"Cofnięto: {turn_text(before, undone)}. Znów kolej: {after.current_name}. "
-            "Kości zostały – wybierz właściwe pole albo dotknij kości, aby je zmienić.",
+            _(
+                "Cofnięto: %(turn)s. Znów kolej: %(name)s. Kości zostały – wybierz właściwe "
+                "pole albo dotknij kości, aby je zmienić.",
+                turn=turn_text(before, undone),
+                name=after.current_name,
+            ),
             "info",
         )
     return _to_game(game_id, dice=undone.dice, seq=after.next_seq)
@@ -423,14 +437,21 @@ def sheet(game_id: int) -> ResponseReturnValue:
 @bp.route("/gry/<int:game_id>/usun", methods=["GET", "POST"])
 def delete(game_id: int) -> ResponseReturnValue:
     view = _load(game_id)
-    variant_name = VARIANT_NAMES[view.game.variant]
+    variant_name = rules_text(VARIANT_NAMES[view.game.variant])
     form = EmptyForm()
     if form.validate_on_submit():
         try:
             games.delete_game(account_id(), game_id)
         except NotFound as exc:
             abort(404, exc.message)
-        flash(f"Usunięto grę: {variant_name} ({join_names(view.names)}).", "info")
+        flash(
+            _(
+                "Usunięto grę: %(variant)s (%(names)s).",
+                variant=variant_name,
+                names=and_list(view.names),
+            ),
+            "info",
+        )
         return redirect(url_for("main.home"), code=303)
     return render_template("games/delete.html", view=view, form=form, variant_name=variant_name)
 
@@ -446,5 +467,5 @@ def rematch(game_id: int) -> ResponseReturnValue:
     except Conflict as exc:
         flash(exc.message, "error")
         return _to_game(game_id)
-    flash(f"Rewanż! Zaczyna {rematch_view.seats[0].player.name}.", "success")
+    flash(_("Rewanż! Zaczyna %(name)s.", name=rematch_view.seats[0].player.name), "success")
     return _to_game(rematch_view.id)

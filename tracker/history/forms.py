@@ -12,34 +12,39 @@ from typing import Any
 
 from wtforms import Form, SelectField, StringField
 
+from ..i18n import _, lazy_gettext
 from ..rules import VARIANT_NAMES
+from ..rules_text import rules_text
 from ..services.filters import FROM, TO, GameFilter, InvalidFilter, read_filter
 
 
 class HistoryFilterForm(Form):
     """Variant, player and a range of days (both included), in the query string."""
 
-    wariant = SelectField("Wariant", validate_choice=False)
-    gracz = SelectField("Gracz", validate_choice=False)
-    od = StringField("Od dnia", render_kw={"type": "date", "autocomplete": "off"})
-    do = StringField("Do dnia", render_kw={"type": "date", "autocomplete": "off"})
+    wariant = SelectField(lazy_gettext("Wariant"), validate_choice=False)
+    gracz = SelectField(lazy_gettext("Gracz"), validate_choice=False)
+    od = StringField(lazy_gettext("Od dnia"), render_kw={"type": "date", "autocomplete": "off"})
+    do = StringField(lazy_gettext("Do dnia"), render_kw={"type": "date", "autocomplete": "off"})
 
     def __init__(self, formdata: Any, players: list[tuple[int, str]]) -> None:
         super().__init__(formdata)
-        self.wariant.choices = [("", "Wszystkie warianty"), *VARIANT_NAMES.items()]
-        self.gracz.choices = [("", "Wszyscy gracze"), *((str(i), n) for i, n in players)]
+        self.wariant.choices = [
+            ("", _("Wszystkie warianty")),
+            *((id_, rules_text(name)) for id_, name in VARIANT_NAMES.items()),
+        ]
+        self.gracz.choices = [("", _("Wszyscy gracze")), *((str(i), n) for i, n in players)]
         self.known_players = {str(i) for i, _ in players}  # the values of `gracz` but "all"
 
     def to_filter(self, zone: tzinfo) -> GameFilter | None:
         """The filter asked for, or None with the errors next to their fields."""
         variant = self.wariant.data or None
         if variant is not None and variant not in VARIANT_NAMES:
-            self.wariant.errors = ["Nie ma takiego wariantu. Wybierz jeden z listy."]
+            self.wariant.errors = [_("Nie ma takiego wariantu. Wybierz jeden z listy.")]
             variant = None
         player = self.gracz.data or None
         known = self.known_players
         if player is not None and player not in known:
-            self.gracz.errors = ["Nie ma takiego gracza na tym koncie. Wybierz z listy."]
+            self.gracz.errors = [_("Nie ma takiego gracza na tym koncie. Wybierz z listy.")]
         chosen = None
         try:
             chosen = read_filter(

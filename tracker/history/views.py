@@ -11,7 +11,7 @@ from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 
 from ..services import history, players
-from ..web import account_id, local_zone, plural, signed_in_only
+from ..web import account_id, local_zone, signed_in_only
 from .forms import HistoryFilterForm
 
 bp = Blueprint("history", __name__)
@@ -37,5 +37,4 @@ def index() -> ResponseReturnValue:
         form=form,
         found=found,
         query=form.query(),
-        plural=plural,
     ), 200 if filters is not None else 400

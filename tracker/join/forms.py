@@ -4,10 +4,14 @@ from wtforms import StringField
 from wtforms.validators import AnyOf
 
 from ..forms import PageForm
+from ..i18n import N_, lazy_gettext
 from ..services.invitations import PLAY, WATCH
 
-MODE_LABELS = {PLAY: "Może wpisywać ruchy", WATCH: "Tylko ogląda"}
-PICK_A_MODE = "Wybierz, czy telefon z tym linkiem może wpisywać ruchy, czy tylko oglądać."
+# Marked only: the template translates them where it shows them.
+MODE_LABELS = {PLAY: N_("Może wpisywać ruchy"), WATCH: N_("Tylko ogląda")}
+PICK_A_MODE = lazy_gettext(
+    "Wybierz, czy telefon z tym linkiem może wpisywać ruchy, czy tylko oglądać."
+)
 
 
 class InvitationForm(PageForm):
@@ -15,7 +19,7 @@ class InvitationForm(PageForm):
     draws the two choices (`MODE_LABELS`) as radio buttons."""
 
     mode = StringField(
-        "Telefon z tym linkiem",
+        lazy_gettext("Telefon z tym linkiem"),
         default=PLAY,
         validators=[AnyOf(list(MODE_LABELS), message=PICK_A_MODE)],
     )

@@ -35,6 +35,7 @@ from werkzeug.wrappers import Response
 from .. import guests
 from ..cli import lan_address
 from ..forms import EmptyForm, add_error
+from ..i18n import N_, gettext
 from ..rules import VARIANT_NAMES
 from ..services import NotFound, ServiceError, game_view, invitations
 from ..services.invitations import Invitation
@@ -47,7 +48,7 @@ signed_in_only(panel)
 
 # The panel's session key: the invitation this browser made last, with its token.
 SHOWN_KEY = "invitation_shown"
-OTHER_ACCOUNT = (
+OTHER_ACCOUNT = N_(
     "Ten telefon jest zalogowany na inne konto. Wyloguj się (Konto → Wyloguj), a potem otwórz "
     "link zaproszenia jeszcze raz."
 )
@@ -58,18 +59,18 @@ def join() -> ResponseReturnValue:
     token = request.args.get("kod", "").strip()
     visitor = invitations.by_token(token)
     if visitor is None:
-        abort(404, invitations.GONE)
+        abort(404, gettext(invitations.GONE))
     to_game = redirect(url_for("games.play", game_id=visitor.game_id), code=303)
     if current_user.is_authenticated:
         if int(current_user.id) == visitor.account_id:
             return to_game  # the family's own phone: it has the game already
-        abort(403, OTHER_ACCOUNT)
+        abort(403, gettext(OTHER_ACCOUNT))
     guests.remember(visitor, invitations.digest(token))
     invitations.record_use(visitor)
     if visitor.watching:
-        flash("Ten telefon ogląda grę. Wyniki odświeżają się same.", "info")
+        flash(gettext("Ten telefon ogląda grę. Wyniki odświeżają się same."), "info")
     else:
-        flash("Ten telefon dołączył do gry i może wpisywać ruchy.", "success")
+        flash(gettext("Ten telefon dołączył do gry i może wpisywać ruchy."), "success")
     return to_game
 
 
@@ -111,7 +112,10 @@ def revoke(game_id: int, invitation_id: int) -> ResponseReturnValue:
         invitations.revoke(account_id(), game_id, invitation_id)
     except NotFound as exc:
         abort(404, exc.message)
-    flash("Zaproszenie cofnięte: telefon, który z niego korzystał, nie ma już dostępu.", "info")
+    flash(
+        gettext("Zaproszenie cofnięte: telefon, który z niego korzystał, nie ma już dostępu."),
+        "info",
+    )
     return redirect(url_for("invitations.page", game_id=game_id), code=303)
 
 
@@ -150,7 +154,7 @@ class Shown:
             light="#fff",
             omitsize=True,
             svgclass="qr-code",
-            title="Kod QR zaproszenia do gry",
+            title=gettext("Kod QR zaproszenia do gry"),
         )
 
 

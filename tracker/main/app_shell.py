@@ -26,7 +26,10 @@ from typing import Any
 
 from flask import Flask, current_app, request, url_for
 from flask.blueprints import BlueprintSetupState
+from flask_babel import force_locale
 from werkzeug.wrappers import Response as BaseResponse
+
+from ..i18n import DEFAULT, LANGUAGES, N_, TRANSLATIONS, _, current_language
 
 MANIFEST_MIMETYPE = "application/manifest+json"
 SERVICE_WORKER_FILE = "js/sw.js"  # in static/; served as /sw.js, never registered from there
@@ -50,7 +53,7 @@ ICONS = (
 APPLE_TOUCH_ICON = "icons/apple-touch-icon.png"
 
 # "auto" follows the phone's setting (`prefers-color-scheme`); the others force it.
-THEMES = {"auto": "Auto", "light": "Jasny", "dark": "Ciemny"}
+THEMES = {"auto": N_("Auto"), "light": N_("Jasny"), "dark": N_("Ciemny")}  # _() in base.html
 THEME_COOKIE = "theme"
 THEME_COOKIE_MAX_AGE = 400 * 24 * 60 * 60  # the longest a browser keeps a cookie (Chrome)
 
@@ -87,10 +90,10 @@ def manifest() -> dict[str, Any]:
     home = url_for("main.home")
     return {
         "id": home,
-        "name": "Kości",
-        "short_name": "Kości",
-        "description": "Tabela wyników do gry w kości: generał, poker kościany i ich odmiany.",
-        "lang": "pl",
+        "name": _("Kości"),
+        "short_name": _("Kości"),
+        "description": _("Tabela wyników do gry w kości: generał, poker kościany i ich odmiany."),
+        "lang": current_language(),
         "dir": "ltr",
         "start_url": home,
         "scope": home,
@@ -111,9 +114,19 @@ def manifest() -> dict[str, Any]:
 
 
 def manifest_response() -> BaseResponse:
+    """The manifest in the language of the page that links it: `?lang=en` (base.html adds it
+    for a language other than Polish), as browsers fetch a manifest without cookies."""
+    language = request.args.get("lang")
+    if language in LANGUAGES:
+        with force_locale(language):
+            document = manifest()
+            document["lang"] = language
+    else:
+        document = manifest()
     response = current_app.response_class(
-        json.dumps(manifest(), ensure_ascii=False, indent=2), mimetype=MANIFEST_MIMETYPE
+        json.dumps(document, ensure_ascii=False, indent=2), mimetype=MANIFEST_MIMETYPE
     )
+    response.vary.add("Cookie")  # without `lang`, the language of the browser's cookie
     response.add_etag()
     return response.make_conditional(request)
 
@@ -133,7 +146,7 @@ _shells: dict[str, _Shell] = {}  # per static folder; one app per process in pro
 
 def _inputs(app: Flask) -> tuple[Path, list[Path], list[Path]]:
     """static/js/sw.js, the shell's files (everything else in static/, hidden files left out)
-    and the offline page's templates."""
+    and what the offline page is drawn from (its templates, the compiled catalogs)."""
     assert app.static_folder is not None
     assert app.template_folder is not None
     static = Path(app.static_folder)
@@ -144,7 +157,9 @@ def _inputs(app: Flask) -> tuple[Path, list[Path], list[Path]]:
         if path.is_file() and path != worker and not path.name.startswith(".")
     )
     templates = Path(app.root_path, app.template_folder)
-    return worker, files, [templates / name for name in OFFLINE_TEMPLATES]
+    # The offline page's texts are in the compiled catalogs: a new translation, a new version.
+    catalogs = sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo"))
+    return worker, files, [*(templates / name for name in OFFLINE_TEMPLATES), *catalogs]
 
 
 def _shell(app: Flask) -> _Shell:
@@ -186,7 +201,9 @@ def service_worker_script() -> str:
         "version": shell.version,
         "shell": [url_for("static", filename=file) for file in shell.files],
         "static": url_for("static", filename=""),
-        "offline": url_for("main.offline"),
+        # The offline page in every language; the worker shows the one of the pages it serves.
+        "offline": {language: url_for("main.offline", lang=language) for language in LANGUAGES},
+        "language": DEFAULT,
     }
     return shell.source.replace(SERVICE_WORKER_CONFIG, json.dumps(config, ensure_ascii=False))
 

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response as BaseResponse
 
 from tracker import advisor
+from tracker.i18n import LANGUAGES, _, decimal_separator, in_language
 from tracker.rules import (
     SCANDINAVIAN,
     STANDARD,
@@ -15,9 +16,10 @@ from tracker.rules import (
     Options,
     PokerOptions,
     empty_sheet,
-    explain,
+    explain_text,
     parse_dice,
 )
+from tracker.rules_text import rules_text
 from tracker.services import accounts, game_lists
 from tracker.web import same_site_path
 
@@ -58,7 +60,7 @@ def rules() -> str:
         scandinavian=SCANDINAVIAN,
         joker_fields=[f for f in STANDARD.lower_fields if f.joker_points is not None],
         hands=sorted(Hand, reverse=True),
-        poker_examples=[explain(parse_dice(a), parse_dice(b)) for a, b in POKER_EXAMPLES],
+        poker_examples=[explain_text(parse_dice(a), parse_dice(b)) for a, b in POKER_EXAMPLES],
         poker_target_wins=PokerOptions().target_wins,
         maxima={v.id: v.max_total for v in TABLE_VARIANTS.values()},
         # 1575: the first Generał for 50, then twelve more five of a kind at +100 each.
@@ -75,11 +77,14 @@ def _expected_rows() -> list[dict[str, str]]:
         for threshold in variant.bonus_thresholds:
             options = Options(bonus_threshold=threshold)
             value = advisor.expected_total(variant, empty_sheet(variant), options)
-            label = variant.name
+            label = rules_text(variant.name)  # b1: rules text
             if len(variant.bonus_thresholds) > 1:
-                label += f" (premia od {threshold})"
+                label = _(
+                    "%(variant)s (premia od %(threshold)d)", variant=label, threshold=threshold
+                )
             approx = "" if advisor.is_exact(variant) else "≈ "
-            rows.append({"label": label, "value": approx + f"{value:.2f}".replace(".", ",")})
+            figure = f"{value:.2f}".replace(".", decimal_separator())
+            rows.append({"label": label, "value": approx + figure})
     return rows
 
 
@@ -115,8 +120,14 @@ def service_worker() -> BaseResponse:
 
 @bp.get("/offline")
 def offline() -> str:
-    """The page the service worker shows when the server cannot be reached (kept at install)."""
-    return render_template("main/offline.html")
+    """The page the service worker shows when the server cannot be reached, kept at install in
+    every language (`?lang=en`: the worker fetches it without cookies); without `lang`, in the
+    request's language."""
+    language = request.args.get("lang")
+    if language not in LANGUAGES:
+        return render_template("main/offline.html")
+    with in_language(language):
+        return render_template("main/offline.html")
 
 
 @bp.post("/motyw")

@@ -5,7 +5,9 @@ write turns) asks `evaluate(variant, sheet, dice)` what a roll may score, and wr
 Whole games, table or poker, are a `GameState` (`start_game`, `restore_game`, `replay_game`):
 play a turn, undo it, whose turn, who won, each seat's figures; an earlier turn is corrected
 with `correct_turn` when that changes no later decision. Every variant, poker included,
-is in one registry (`VARIANTS`, `find_variant`), and what the rules say carries a `Code`.
+is in one registry (`VARIANTS`, `find_variant`), and what the rules say carries a `Code`
+beside its Polish sentence, which is also a `Text` the presentation layer translates
+(`tracker.rules_text`).
 """
 
 from .codes import Code
@@ -33,7 +35,7 @@ from .moves import (
     replay,
     write_move,
 )
-from .poker import Hand, HandValue, Ranking, classify, compare, explain, rank
+from .poker import Hand, HandValue, Ranking, classify, compare, explain, explain_text, rank
 from .sheet import (
     Column,
     ColumnTotals,
@@ -50,6 +52,7 @@ from .sheet import (
 from .start import AnyOptions, Game, replay_game, restore_game, start_game
 from .state import GameState, SeatFigures, TurnRecord, places_of, winners_of
 from .tables import SCANDINAVIAN, STANDARD, Field, Misfit, Section, Table
+from .text import Text
 from .variants import (
     POKER,
     POKER_VARIANT,
@@ -106,6 +109,7 @@ __all__ = [
     "SheetTotals",
     "Table",
     "TableGame",
+    "Text",
     "TurnRecord",
     "UpperStatus",
     "Variant",
@@ -117,6 +121,7 @@ __all__ = [
     "empty_sheet",
     "evaluate",
     "explain",
+    "explain_text",
     "extra_bonus_count",
     "extra_bonus_for",
     "find_table_variant",

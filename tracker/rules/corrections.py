@@ -34,6 +34,7 @@ from .game import TableGame
 from .match import PokerMatch
 from .start import AnyOptions, Game, restore_game
 from .state import TurnRecord
+from .text import N_, Text
 from .variants import AnyVariant, Variant
 
 
@@ -47,7 +48,7 @@ class CorrectionRefused(MoveRefused):
 
     def __init__(
         self,
-        message: str,
+        message: str | Text,
         code: Code,
         *,
         later: int | None = None,
@@ -102,6 +103,7 @@ class CorrectionChoice:
     reason_code: Code | None = None  # FIELD_TAKEN_LATER or NOT_NEXT_IN_ORDER
     reason: str | None = None
     later: int | None = None  # the later turn that wrote the field (FIELD_TAKEN_LATER)
+    reason_text: Text | None = None  # the reason, translatable (`str()` is `reason`)
 
     @property
     def allowed(self) -> bool:
@@ -169,13 +171,16 @@ def correction_choices(
             if col.is_filled(f.id):
                 continue
             later = taken_later.get((column, f.id))
-            reason: tuple[Code, str] | None = None
+            reason: tuple[Code, Text] | None = None
             if later is not None:
                 reason = (Code.FIELD_TAKEN_LATER, _taken_later(variant, f.id, later))
             elif variant.fixed_order and next_free is not None and f.id != next_free.id:
                 reason = (
                     Code.NOT_NEXT_IN_ORDER,
-                    f"Gra po kolei: w tym ruchu wpisywało się do pola {next_free.label}.",
+                    Text(
+                        N_("Gra po kolei: w tym ruchu wpisywało się do pola %(field)s."),
+                        field=next_free.label_text,
+                    ),
                 )
             choices.append(
                 CorrectionChoice(
@@ -184,8 +189,9 @@ def correction_choices(
                     label=f.label,
                     current=(turn.column, turn.field) == (column, f.id),
                     reason_code=reason[0] if reason else None,
-                    reason=reason[1] if reason else None,
+                    reason=str(reason[1]) if reason else None,
                     later=later,
+                    reason_text=reason[1] if reason else None,
                 )
             )
     return tuple(choices)
@@ -193,7 +199,14 @@ def correction_choices(
 
 def _check_index(turns: Sequence[TurnRecord], index: int) -> None:
     if isinstance(index, bool) or not 0 <= index < len(turns):
-        raise RulesError(f"Nie ma ruchu nr {index + 1}: zapisano {len(turns)}.", Code.NO_SUCH_TURN)
+        raise RulesError(
+            Text(
+                N_("Nie ma ruchu nr %(number)d: zapisano %(count)d."),
+                number=index + 1,
+                count=len(turns),
+            ),
+            Code.NO_SUCH_TURN,
+        )
 
 
 def _replay_later(game: Game, turn: TurnRecord, later: int) -> TurnRecord:
@@ -210,18 +223,25 @@ def _replay_later(game: Game, turn: TurnRecord, later: int) -> TurnRecord:
                 cause=exc.code,
             ) from exc
         raise CorrectionRefused(
-            f"Po tej poprawce ruch nr {later + 1} byłby niedozwolony: {exc}",
+            Text(
+                N_("Po tej poprawce ruch nr %(number)d byłby niedozwolony: %(reason)s"),
+                number=later + 1,
+                reason=exc.text,
+            ),
             Code.LATER_TURN_REFUSED,
             later=later,
             cause=exc.code,
         ) from exc
 
 
-def _taken_later(variant: Variant, field_id: str, later: int) -> str:
-    label = variant.table.by_id[field_id].label
-    return (
-        f"Pole {label} jest zajęte przez późniejszy ruch nr {later + 1}: "
-        "poprawka nie może go zabrać."
+def _taken_later(variant: Variant, field_id: str, later: int) -> Text:
+    return Text(
+        N_(
+            "Pole %(field)s jest zajęte przez późniejszy ruch nr %(number)d: "
+            "poprawka nie może go zabrać."
+        ),
+        field=variant.table.by_id[field_id].label_text,
+        number=later + 1,
     )
 
 
@@ -249,8 +269,13 @@ def _check_round(game: Game, original: _RoundResults) -> None:
         return
     if last.winners != original[last.number - 1]:
         raise CorrectionRefused(
-            f"Poprawka zmieniłaby wynik rozstrzygniętej rundy {last.number}, a od niego zależy "
-            "dalsza gra. Taki układ wpiszesz, cofając ruchy do tej rundy.",
+            Text(
+                N_(
+                    "Poprawka zmieniłaby wynik rozstrzygniętej rundy %(round)d, a od niego "
+                    "zależy dalsza gra. Taki układ wpiszesz, cofając ruchy do tej rundy."
+                ),
+                round=last.number,
+            ),
             Code.ROUND_RESULT_CHANGES,
             round_number=last.number,
         )

@@ -7,16 +7,39 @@ from collections.abc import Iterable
 from itertools import combinations_with_replacement
 
 from .errors import RulesError
+from .text import N_, Text
 
 DICE_COUNT = 5
 FACES = (1, 2, 3, 4, 5, 6)
 
 Dice = tuple[int, int, int, int, int]
 
-# Polish names of the faces, as used in explanations ("trzy piątki").
-FACE_SINGULAR = {1: "jedynka", 2: "dwójka", 3: "trójka", 4: "czwórka", 5: "piątka", 6: "szóstka"}
-FACE_PLURAL = {1: "jedynki", 2: "dwójki", 3: "trójki", 4: "czwórki", 5: "piątki", 6: "szóstki"}
-FACE_GENITIVE = {1: "jedynek", 2: "dwójek", 3: "trójek", 4: "czwórek", 5: "piątek", 6: "szóstek"}
+# Polish names of the faces, as used in explanations ("trzy piątki"); translated where shown.
+FACE_SINGULAR = {
+    1: N_("jedynka"),
+    2: N_("dwójka"),
+    3: N_("trójka"),
+    4: N_("czwórka"),
+    5: N_("piątka"),
+    6: N_("szóstka"),
+}
+FACE_PLURAL = {
+    1: N_("jedynki"),
+    2: N_("dwójki"),
+    3: N_("trójki"),
+    4: N_("czwórki"),
+    5: N_("piątki"),
+    6: N_("szóstki"),
+}
+# "pięć piątek": the genitive plural after a numeral.
+FACE_GENITIVE = {
+    1: N_("jedynek"),
+    2: N_("dwójek"),
+    3: N_("trójek"),
+    4: N_("czwórek"),
+    5: N_("piątek"),
+    6: N_("szóstek"),
+}
 
 
 def parse_dice(raw: object) -> Dice:
@@ -29,18 +52,25 @@ def parse_dice(raw: object) -> Dice:
         text = raw.replace(" ", "").replace(",", "").replace("-", "")
         # isascii: "²".isdigit() is true, but int("²") fails with a bare ValueError.
         if not (text.isascii() and text.isdigit()):
-            raise RulesError("Podaj pięć kości: cyfry od 1 do 6.")
+            raise RulesError(Text(N_("Podaj pięć kości: cyfry od 1 do 6.")))
         raw = [int(ch) for ch in text]
     if not isinstance(raw, list | tuple):
-        raise RulesError("Kości podaj jako listę pięciu liczb od 1 do 6.")
+        raise RulesError(Text(N_("Kości podaj jako listę pięciu liczb od 1 do 6.")))
     if len(raw) != DICE_COUNT:
-        raise RulesError(f"Potrzeba dokładnie pięciu kości, podano {len(raw)}.")
+        raise RulesError(
+            Text(N_("Potrzeba dokładnie pięciu kości, podano %(count)d."), count=len(raw))
+        )
     for value in raw:
         # bool is an int in Python; a die is never true or false.
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"Kość musi być liczbą całkowitą od 1 do 6, a nie {value!r}.")
+            raise RulesError(
+                Text(
+                    N_("Kość musi być liczbą całkowitą od 1 do 6, a nie %(value)s."),
+                    value=repr(value),
+                )
+            )
         if not 1 <= value <= 6:
-            raise RulesError(f"Kość ma oczka od 1 do 6, a nie {value}.")
+            raise RulesError(Text(N_("Kość ma oczka od 1 do 6, a nie %(value)d."), value=value))
     return (raw[0], raw[1], raw[2], raw[3], raw[4])
 
 

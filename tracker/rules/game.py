@@ -12,14 +12,16 @@ from types import MappingProxyType
 from .codes import Code
 from .dice import Dice, is_five_of_a_kind
 from .errors import MoveRefused, RulesError
-from .moves import Evaluation, Placement, evaluate, play, write_move
+from .moves import Evaluation, Placement, evaluate, play, unknown_field, write_move
 from .sheet import Column, Sheet, SheetTotals, empty_sheet, extra_bonus_count, sheet_totals
 from .state import SeatFigures, TurnRecord, places_of, winners_of
+from .text import N_, Text
 from .variants import Options, Variant
 
 __all__ = ["TableGame", "TurnRecord", "places_of", "winners_of"]
 
-NOTHING_TO_UNDO = "Nie ma czego cofać: to początek gry."
+NOTHING_TO_UNDO = N_("Nie ma czego cofać: to początek gry.")
+TURNS_OUT_OF_ORDER = N_("Zapisane ruchy nie idą po kolei przy stole.")
 
 
 class TableGame:
@@ -29,7 +31,12 @@ class TableGame:
         least, most = variant.min_players, variant.max_players
         if not least <= players <= most:
             raise RulesError(
-                f"W grze bierze udział od {least} do {most} graczy.", Code.PLAYER_COUNT
+                Text(
+                    N_("W grze bierze udział od %(least)d do %(most)d graczy."),
+                    least=least,
+                    most=most,
+                ),
+                Code.PLAYER_COUNT,
             )
         self.variant = variant
         self.options = options or Options()
@@ -69,18 +76,13 @@ class TableGame:
         for index, record in enumerate(records):
             # Seats take turns in order, and no sheet takes more turns than it has fields.
             if record.seat != index % players or index >= game.total_turns:
-                raise RulesError(
-                    "Zapisane ruchy nie idą po kolei przy stole.", Code.TURNS_OUT_OF_ORDER
-                )
+                raise RulesError(TURNS_OUT_OF_ORDER, Code.TURNS_OUT_OF_ORDER)
             if record.field is None:
-                raise RulesError(
-                    f"Pola {record.field!r} nie ma w tabeli wariantu {variant.id}.",
-                    Code.UNKNOWN_FIELD,
-                )
+                raise RulesError(unknown_field(record.field, variant.id), Code.UNKNOWN_FIELD)
             column = cells[record.seat][record.column]
             if record.field in column:
                 raise RulesError(
-                    "Zapisane ruchy wpisują dwa razy to samo pole.", Code.FIELD_WRITTEN_TWICE
+                    N_("Zapisane ruchy wpisują dwa razy to samo pole."), Code.FIELD_WRITTEN_TWICE
                 )
             column[record.field] = record.points
             extras[record.seat][record.column] += record.extra_bonus
@@ -146,9 +148,7 @@ class TableGame:
         import); refuses exactly what `play` refuses, with the same messages and codes."""
         seat = self._require_current_seat()
         if field is None:
-            raise RulesError(
-                f"Pola {field!r} nie ma w tabeli wariantu {self.variant.id}.", Code.UNKNOWN_FIELD
-            )
+            raise RulesError(unknown_field(field, self.variant.id), Code.UNKNOWN_FIELD)
         sheet, verdict = write_move(self.variant, self.sheets[seat], dice, field, column)
         record = TurnRecord(seat, dice, field, column, verdict.points, verdict.extra_bonus)
         self._write(sheet, record)
@@ -193,7 +193,8 @@ class TableGame:
         return SeatFigures(
             total=totals.total,
             upper_bonuses=sum(1 for c in totals.columns if c.upper_bonus),
-            generals=sum(1 for t in self.turns if t.seat == seat and is_five_of_a_kind(t.dice)),
+            # Turns go round the table in seating order: every `players`-th is this seat's.
+            generals=sum(1 for t in self.turns[seat :: self.players] if is_five_of_a_kind(t.dice)),
             extra_bonuses=extra_bonus_count(self.variant, self.sheets[seat]),
         )
 
@@ -205,5 +206,5 @@ class TableGame:
     def _require_current_seat(self) -> int:
         seat = self.current_seat
         if seat is None:
-            raise MoveRefused("Gra jest zakończona: wszystkie tabele są pełne.", Code.GAME_OVER)
+            raise MoveRefused(N_("Gra jest zakończona: wszystkie tabele są pełne."), Code.GAME_OVER)
         return seat

@@ -16,12 +16,14 @@ from .dice import Dice
 from .errors import MoveRefused, RulesError
 from .poker import HandValue, Ranking, classify, rank
 from .state import SeatFigures, TurnRecord, places_of
+from .text import N_, Text
 from .variants import POKER_VARIANT, PokerOptions, PokerVariant
 
 MIN_PLAYERS = POKER_VARIANT.min_players
 MAX_PLAYERS = POKER_VARIANT.max_players
-NOTHING_TO_UNDO = "Nie ma czego cofać: to początek gry."
-NO_FIELD_IN_POKER = "W pokerze kościanym podaje się tylko kości, bez pola tabeli."
+NOTHING_TO_UNDO = N_("Nie ma czego cofać: to początek gry.")
+NO_FIELD_IN_POKER = N_("W pokerze kościanym podaje się tylko kości, bez pola tabeli.")
+TURNS_OUT_OF_ORDER = N_("Zapisane ruchy nie idą po kolei przy stole.")
 
 
 @dataclass
@@ -47,12 +49,22 @@ class PokerRound:
     def explanation(self) -> str:
         return self.ranking.explanation if self.ranking else ""
 
+    @property
+    def explanation_text(self) -> Text | None:
+        """The explanation, translatable; None while the round is open (or a lone hand)."""
+        return self.ranking.explanation_text if self.ranking else None
+
 
 class PokerMatch:
     def __init__(self, players: int, options: PokerOptions | None = None) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise RulesError(
-                f"W pokera gra od {MIN_PLAYERS} do {MAX_PLAYERS} graczy.", Code.PLAYER_COUNT
+                Text(
+                    N_("W pokera gra od %(least)d do %(most)d graczy."),
+                    least=MIN_PLAYERS,
+                    most=MAX_PLAYERS,
+                ),
+                Code.PLAYER_COUNT,
             )
         self.variant: PokerVariant = POKER_VARIANT
         self.players = players
@@ -78,9 +90,7 @@ class PokerMatch:
         match = cls(players, options)
         for record in records:
             if record.seat != match.current_seat:
-                raise RulesError(
-                    "Zapisane ruchy nie idą po kolei przy stole.", Code.TURNS_OUT_OF_ORDER
-                )
+                raise RulesError(TURNS_OUT_OF_ORDER, Code.TURNS_OUT_OF_ORDER)
             match.play_turn(record.dice, record.field)
         return match
 
@@ -153,7 +163,7 @@ class PokerMatch:
         """Enter the current player's hand; returns the round (decided when it is complete)."""
         seat = self.current_seat
         if seat is None:
-            raise MoveRefused("Mecz jest zakończony.", Code.GAME_OVER)
+            raise MoveRefused(N_("Mecz jest zakończony."), Code.GAME_OVER)
         round_ = self.current_round
         if round_ is None:
             round_ = PokerRound(number=len(self.rounds) + 1)

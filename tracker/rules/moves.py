@@ -5,7 +5,8 @@ whether the rules allow it, and why not or what is surprising about it. `play` w
 after checking it the same way, and `replay` rebuilds a sheet from the turns players entered.
 `judge_move` judges one field without pricing the move (the fast path of a replay).
 
-Every refusal reason and note carries a stable `Code` beside its Polish text.
+Every refusal reason and note carries a stable `Code` beside its Polish text, and the same text
+as a `Text` (`reason_text`, `note_text`, `note_texts`) for showing it in the player's language.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .sheet import (
     sheet_totals,
 )
 from .tables import Field, Section
+from .text import N_, Text
 from .variants import Options, Variant
 
 GENERAL = "five_of_a_kind"
@@ -49,6 +51,8 @@ class Placement(NamedTuple):
     note: str | None = None  # what is surprising about it
     reason_code: Code | None = None  # the reason's code: decide on this, not on the text
     note_code: Code | None = None  # the note's code
+    reason_text: Text | None = None  # the reason, translatable (`str()` is `reason`)
+    note_text: Text | None = None  # the note, translatable (`str()` is `note`)
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class Evaluation:
     placements: tuple[Placement, ...]
     notes: tuple[str, ...]  # about the roll as a whole (joker, extra bonus, or why neither)
     note_codes: tuple[Code, ...] = ()  # one code per note, in the same order
+    note_texts: tuple[Text, ...] = ()  # the notes, translatable, in the same order
 
     @property
     def moves(self) -> tuple[Placement, ...]:
@@ -111,6 +116,8 @@ class Verdict:
     reason_code: Code | None = None
     note: str | None = None  # what is surprising about it
     note_code: Code | None = None
+    reason_text: Text | None = None
+    note_text: Text | None = None
 
     @property
     def allowed(self) -> bool:
@@ -129,7 +136,12 @@ class _RollContext:
 def _context(variant: Variant, sheet: Sheet, dice: Dice) -> _RollContext:
     if len(sheet) != variant.columns:
         raise RulesError(
-            f"Wariant {variant.id} ma {variant.columns} kolumn(y), a tabela {len(sheet)}."
+            Text(
+                N_("Wariant %(variant)s ma %(columns)d kolumn(y), a tabela %(count)d."),
+                variant=variant.id,
+                columns=variant.columns,
+                count=len(sheet),
+            )
         )
     lower = variant.table.lower_fields
     return _RollContext(
@@ -139,12 +151,12 @@ def _context(variant: Variant, sheet: Sheet, dice: Dice) -> _RollContext:
     )
 
 
-_Text = tuple[Code, str]  # a reason or a note: its code and its Polish sentence
+_Said = tuple[Code, Text]  # a reason or a note: its code and its sentence
 
 
 def _judgement(
     variant: Variant, column: Column, dice: Dice, f: Field, ctx: _RollContext
-) -> tuple[int, int, _Text | None, _Text | None]:
+) -> tuple[int, int, _Said | None, _Said | None]:
     """Points, extra bonus, refusal and note for writing the roll in one free field: what
     `evaluate` and `judge_move` both answer."""
     points, note = _points(variant, f, dice, joker=ctx.joker, lower_free=ctx.lower_free)
@@ -159,28 +171,38 @@ def _verdict(
     return Verdict(
         points=points,
         extra_bonus=extra,
-        reason=reason[1] if reason else None,
+        reason=str(reason[1]) if reason else None,
         reason_code=reason[0] if reason else None,
-        note=note[1] if note else None,
+        note=str(note[1]) if note else None,
         note_code=note[0] if note else None,
+        reason_text=reason[1] if reason else None,
+        note_text=note[1] if note else None,
     )
 
 
-def _refusal(variant: Variant, column: Column, f: Field, ctx: _RollContext) -> _Text | None:
+def _refusal(variant: Variant, column: Column, f: Field, ctx: _RollContext) -> _Said | None:
     if variant.fixed_order:
         next_free = _next_free(variant, column)
         if next_free is not None and f.id != next_free.id:
             return (
                 Code.NOT_NEXT_IN_ORDER,
-                f"Gra po kolei: teraz wpisujesz do pola {next_free.label}.",
+                Text(
+                    N_("Gra po kolei: teraz wpisujesz do pola %(field)s."),
+                    field=next_free.label_text,
+                ),
             )
     if ctx.joker and f.section is Section.UPPER and ctx.lower_free:
-        return (
-            Code.JOKER_MUST_GO_LOWER,
-            "Joker musi trafić do wolnego pola dolnej części; górną część "
-            "można skreślić dopiero, gdy dolna jest pełna.",
-        )
+        return Code.JOKER_MUST_GO_LOWER, JOKER_MUST_GO_LOWER
     return None
+
+
+JOKER_MUST_GO_LOWER = Text(
+    N_(
+        "Joker musi trafić do wolnego pola dolnej części; górną część "
+        "można skreślić dopiero, gdy dolna jest pełna."
+    )
+)
+CROSSING_OUT = Text(N_("Rzut tu nie pasuje: skreślasz pole (0)."))
 
 
 def evaluate(
@@ -209,10 +231,12 @@ def evaluate(
                     extra,
                     mult,
                     gain,
-                    reason[1] if reason else None,
-                    note[1] if note else None,
+                    str(reason[1]) if reason else None,
+                    str(note[1]) if note else None,
                     reason[0] if reason else None,
                     note[0] if note else None,
+                    reason[1] if reason else None,
+                    note[1] if note else None,
                 )
             )
     five = is_five_of_a_kind(dice)
@@ -224,8 +248,9 @@ def evaluate(
         ctx.joker,
         ctx.extra,
         tuple(placements),
-        tuple(text for _, text in notes),
+        tuple(str(text) for _, text in notes),
         tuple(code for code, _ in notes),
+        tuple(text for _, text in notes),
     )
 
 
@@ -249,6 +274,8 @@ def _placement(f: Field, column: int, multiplier: int, verdict: Verdict, gain: i
         note=verdict.note,
         reason_code=verdict.reason_code,
         note_code=verdict.note_code,
+        reason_text=verdict.reason_text,
+        note_text=verdict.note_text,
     )
 
 
@@ -262,17 +289,21 @@ def judge_move(
     """
     if isinstance(column, bool) or not isinstance(column, int) or not 0 <= column < variant.columns:
         raise RulesError(
-            f"Kolumna {column} nie istnieje: wariant {variant.id} ma kolumny "
-            f"0–{variant.columns - 1}.",
+            Text(
+                N_("Kolumna %(column)s nie istnieje: wariant %(variant)s ma kolumny 0–%(last)d."),
+                column=str(column),
+                variant=variant.id,
+                last=variant.columns - 1,
+            ),
             Code.UNKNOWN_COLUMN,
         )
     f = variant.table.by_id.get(field_id) if isinstance(field_id, str) else None
     if f is None:
-        raise RulesError(
-            f"Pola {field_id!r} nie ma w tabeli wariantu {variant.id}.", Code.UNKNOWN_FIELD
-        )
+        raise RulesError(unknown_field(field_id, variant.id), Code.UNKNOWN_FIELD)
     if sheet[column].is_filled(field_id):
-        raise MoveRefused(f"Pole {f.label} jest już wypełnione.", Code.FIELD_FILLED)
+        raise MoveRefused(
+            Text(N_("Pole %(field)s jest już wypełnione."), field=f.label_text), Code.FIELD_FILLED
+        )
     return _verdict(variant, sheet, dice, f, column, _context(variant, sheet, dice))
 
 
@@ -282,8 +313,8 @@ def write_move(
     """The sheet with the roll written in the field, unpriced; MoveRefused with the reason
     (and its code) when the rules forbid it."""
     verdict = judge_move(variant, sheet, dice, field_id, column)
-    if verdict.reason is not None:
-        raise MoveRefused(verdict.reason, verdict.reason_code)
+    if verdict.reason_text is not None:
+        raise MoveRefused(verdict.reason_text, verdict.reason_code)
     return _written(sheet, column, field_id, verdict), verdict
 
 
@@ -320,13 +351,22 @@ def replay(
     return sheet
 
 
+def unknown_field(field_id: object, variant_id: str) -> Text:
+    """ "Pola 'x' nie ma w tabeli wariantu standard." """
+    return Text(
+        N_("Pola %(field)s nie ma w tabeli wariantu %(variant)s."),
+        field=repr(field_id),
+        variant=variant_id,
+    )
+
+
 def _next_free(variant: Variant, column: Column) -> Field | None:
     return next((f for f in variant.table.fields if not column.is_filled(f.id)), None)
 
 
 def _points(
     variant: Variant, f: Field, dice: Dice, *, joker: bool, lower_free: bool
-) -> tuple[int, _Text | None]:
+) -> tuple[int, _Said | None]:
     """Points the roll writes in the field, and a note when the number would surprise."""
     if joker:
         return _joker_points(f, dice, lower_free=lower_free)
@@ -337,15 +377,19 @@ def _points(
         why = _why_not_joker(variant, dice[0])
         return 0, (
             Code.FIVE_NOT_YET_JOKER,
-            f"Pięć jednakowych to nie {f.label.lower()}: jako zwykły rzut daje tu 0. {why}",
+            Text(
+                N_("Pięć jednakowych to nie %(field)s: jako zwykły rzut daje tu 0. %(why)s"),
+                field=f.label_text.lowered(),
+                why=why,
+            ),
         )
     misfit = next((m for m in f.misfits if m.test(dice)), None)
     if misfit is not None:
         return 0, (misfit.code, misfit.note)
-    return 0, (Code.CROSSING_OUT, "Rzut tu nie pasuje: skreślasz pole (0).")
+    return 0, (Code.CROSSING_OUT, CROSSING_OUT)
 
 
-def _joker_points(f: Field, dice: Dice, *, lower_free: bool) -> tuple[int, _Text | None]:
+def _joker_points(f: Field, dice: Dice, *, lower_free: bool) -> tuple[int, _Said | None]:
     """A joker scores ful 25, strits 30 and 40, the sum elsewhere below; 0 in the upper section
     ("górną część można skreślić dopiero, gdy dolna jest pełna")."""
     if f.section is Section.UPPER:
@@ -353,90 +397,125 @@ def _joker_points(f: Field, dice: Dice, *, lower_free: bool) -> tuple[int, _Text
             return 0, None
         return 0, (
             Code.JOKER_UPPER_ZERO,
-            "Dolna część jest pełna: joker trafia do górnej części za 0.",
+            Text(N_("Dolna część jest pełna: joker trafia do górnej części za 0.")),
         )
     if f.joker_points is not None:
         return f.joker_points, (
             Code.JOKER_FIXED_POINTS,
-            f"Joker: {f.label.lower()} liczy się za {f.joker_points}.",
+            Text(
+                N_("Joker: %(field)s liczy się za %(points)d."),
+                field=f.label_text.lowered(),
+                points=f.joker_points,
+            ),
         )
     ordinary = f.score(dice)
-    return ordinary, (Code.JOKER_SUM, f"Joker: suma oczek, {ordinary}.")
+    return ordinary, (Code.JOKER_SUM, Text(N_("Joker: suma oczek, %(points)d."), points=ordinary))
 
 
-def _why_not_joker(variant: Variant, face: int) -> str:
-    upper = variant.table.upper_fields[face - 1].label
+def _why_not_joker(variant: Variant, face: int) -> Text:
+    upper = variant.table.upper_fields[face - 1].label_text
     if variant.columns > 1:
-        return (
-            f"Jokerem byłby dopiero, gdy pola Generał i {upper} są zajęte "
-            "we wszystkich trzech kolumnach."
+        return Text(
+            N_(
+                "Jokerem byłby dopiero, gdy pola Generał i %(field)s są zajęte "
+                "we wszystkich trzech kolumnach."
+            ),
+            field=upper,
         )
-    return f"Jokerem byłby dopiero, gdy pola Generał i {upper} są zajęte."
+    return Text(N_("Jokerem byłby dopiero, gdy pola Generał i %(field)s są zajęte."), field=upper)
 
 
 def _roll_notes(
     variant: Variant, sheet: Sheet, dice: Dice, *, five: bool, joker: bool, extra: int
-) -> tuple[_Text, ...]:
+) -> tuple[_Said, ...]:
     if not five:
         return ()
     if not variant.joker and not variant.extra_bonus:
         return (
             (
                 Code.NO_GENERAL_BONUSES,
-                "W tabeli skandynawskiej kolejne generały nie dają premii i nie są jokerami.",
+                Text(
+                    N_(
+                        "W tabeli skandynawskiej kolejne generały nie dają premii "
+                        "i nie są jokerami."
+                    )
+                ),
             ),
         )
     notes = (_bonus_note(variant, sheet, extra), _joker_note(variant, sheet, dice, joker=joker))
     return tuple(note for note in notes if note is not None)
 
 
-def _bonus_note(variant: Variant, sheet: Sheet, extra: int) -> _Text | None:
+def _bonus_note(variant: Variant, sheet: Sheet, extra: int) -> _Said | None:
     """Why a five of a kind earns the extra +100, or why not."""
     many = variant.columns > 1
     if extra:
         if many:
-            text = (
-                f"+{extra}: kolejny generał, bo we wszystkich polach Generał jest 50. "
+            template = N_(
+                "+%(bonus)d: kolejny generał, bo we wszystkich polach Generał jest 50. "
                 "Premię mnoży się tak jak kolumnę, do której wpiszesz rzut."
             )
         elif variant.fixed_order:
-            text = f"+{extra}: kolejny generał, bo w polu Generał jest 50."
+            template = N_("+%(bonus)d: kolejny generał, bo w polu Generał jest 50.")
         else:
-            text = (
-                f"+{extra}: kolejny generał, bo w polu Generał jest 50 – premia należy się "
+            template = N_(
+                "+%(bonus)d: kolejny generał, bo w polu Generał jest 50 – premia należy się "
                 "wszędzie, gdzie wpiszesz rzut, także za 0."
             )
-        return Code.EXTRA_BONUS, text
+        return Code.EXTRA_BONUS, Text(template, bonus=extra)
     if all(col.is_filled(GENERAL) for col in sheet):
         return (
             Code.NO_EXTRA_BONUS_GENERAL_ZERO,
-            "Bez premii +100: premię daje tylko 50 w polu Generał"
-            + (" we wszystkich kolumnach." if many else ", a tu jest 0."),
+            Text(
+                N_("Bez premii +100: premię daje tylko 50 w polu Generał we wszystkich kolumnach.")
+                if many
+                else N_("Bez premii +100: premię daje tylko 50 w polu Generał, a tu jest 0.")
+            ),
         )
     if many and any(col.is_filled(GENERAL) for col in sheet):
         return (
             Code.NO_EXTRA_BONUS_YET,
-            "Bez premii +100: w kościach potrójnych premia należy się dopiero, gdy we "
-            "wszystkich trzech polach Generał jest 50.",
+            Text(
+                N_(
+                    "Bez premii +100: w kościach potrójnych premia należy się dopiero, gdy we "
+                    "wszystkich trzech polach Generał jest 50."
+                )
+            ),
         )
     return None
 
 
-def _joker_note(variant: Variant, sheet: Sheet, dice: Dice, *, joker: bool) -> _Text | None:
+def _joker_note(variant: Variant, sheet: Sheet, dice: Dice, *, joker: bool) -> _Said | None:
     """Why a five of a kind is a joker, or why not although Generał is taken."""
     face = dice[0]
-    upper = variant.table.upper_fields[face - 1].label
+    upper = variant.table.upper_fields[face - 1].label_text
     if joker:
         return (
             Code.JOKER,
-            f"Joker ({format_dice(dice)}): pole Generał i pole {upper} są zajęte, więc rzut "
-            "pasuje do każdego pola dolnej części (ful 25, mały strit 30, duży strit 40).",
+            Text(
+                N_(
+                    "Joker (%(dice)s): pole Generał i pole %(field)s są zajęte, więc rzut "
+                    "pasuje do każdego pola dolnej części (ful 25, mały strit 30, duży strit 40)."
+                ),
+                dice=format_dice(dice),
+                field=upper,
+            ),
         )
     if all(col.is_filled(GENERAL) for col in sheet):
         return (
             Code.NOT_JOKER_UPPER_FREE,
-            f"To nie joker: pole {upper} jest wolne"
-            + (" w którejś kolumnie" if variant.columns > 1 else "")
-            + f", więc pięć {FACE_GENITIVE[face]} to zwykły rzut (ful i strity 0).",
+            Text(
+                N_(
+                    "To nie joker: pole %(field)s jest wolne w którejś kolumnie, "
+                    "więc pięć %(faces)s to zwykły rzut (ful i strity 0)."
+                )
+                if variant.columns > 1
+                else N_(
+                    "To nie joker: pole %(field)s jest wolne, "
+                    "więc pięć %(faces)s to zwykły rzut (ful i strity 0)."
+                ),
+                field=upper,
+                faces=Text(FACE_GENITIVE[face]),
+            ),
         )
     return None

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from .dice import FACE_PLURAL, FACE_SINGULAR, Dice, counts, format_dice
+from .text import N_, Text, joined
 
 
 class Hand(IntEnum):
@@ -34,48 +35,67 @@ class Hand(IntEnum):
     def label(self) -> str:
         return HAND_LABELS[self]
 
+    @property
+    def label_text(self) -> Text:
+        return Text(HAND_LABELS[self])
+
 
 HAND_LABELS = {
-    Hand.FIVE_OF_A_KIND: "Pięć jednakowych",
-    Hand.FOUR_OF_A_KIND: "Cztery jednakowe",
-    Hand.FULL_HOUSE: "Ful",
-    Hand.STRAIGHT: "Strit",
-    Hand.THREE_OF_A_KIND: "Trzy jednakowe",
-    Hand.TWO_PAIRS: "Dwie pary",
-    Hand.PAIR: "Para",
-    Hand.NOTHING: "Nic (żaden układ)",
+    Hand.FIVE_OF_A_KIND: N_("Pięć jednakowych"),
+    Hand.FOUR_OF_A_KIND: N_("Cztery jednakowe"),
+    Hand.FULL_HOUSE: N_("Ful"),
+    Hand.STRAIGHT: N_("Strit"),
+    Hand.THREE_OF_A_KIND: N_("Trzy jednakowe"),
+    Hand.TWO_PAIRS: N_("Dwie pary"),
+    Hand.PAIR: N_("Para"),
+    Hand.NOTHING: N_("Nic (żaden układ)"),
 }
 
 # What each compared position is called, per hand: (name, takes a plural verb, faces in plural).
 _ROLES: dict[Hand, tuple[tuple[str, bool, bool], ...]] = {
-    Hand.FIVE_OF_A_KIND: (("pięć jednakowych", False, True),),
-    Hand.FOUR_OF_A_KIND: (("cztery jednakowe", True, True), ("piąta kość", False, False)),
-    Hand.FULL_HOUSE: (("trzy jednakowe", True, True), ("para", False, True)),
-    Hand.STRAIGHT: (("najwyższa kość", False, False),),
+    Hand.FIVE_OF_A_KIND: ((N_("pięć jednakowych"), False, True),),
+    Hand.FOUR_OF_A_KIND: ((N_("cztery jednakowe"), True, True), (N_("piąta kość"), False, False)),
+    Hand.FULL_HOUSE: ((N_("trzy jednakowe"), True, True), (N_("para"), False, True)),
+    Hand.STRAIGHT: ((N_("najwyższa kość"), False, False),),
     Hand.THREE_OF_A_KIND: (
-        ("trzy jednakowe", True, True),
-        ("wyższa z pozostałych kości", False, False),
-        ("niższa z pozostałych kości", False, False),
+        (N_("trzy jednakowe"), True, True),
+        (N_("wyższa z pozostałych kości"), False, False),
+        (N_("niższa z pozostałych kości"), False, False),
     ),
     Hand.TWO_PAIRS: (
-        ("wyższa para", False, True),
-        ("niższa para", False, True),
-        ("pozostała kość", False, False),
+        (N_("wyższa para"), False, True),
+        (N_("niższa para"), False, True),
+        (N_("pozostała kość"), False, False),
     ),
     Hand.PAIR: (
-        ("para", False, True),
-        ("najwyższa z pozostałych kości", False, False),
-        ("środkowa z pozostałych kości", False, False),
-        ("najniższa z pozostałych kości", False, False),
+        (N_("para"), False, True),
+        (N_("najwyższa z pozostałych kości"), False, False),
+        (N_("środkowa z pozostałych kości"), False, False),
+        (N_("najniższa z pozostałych kości"), False, False),
     ),
     Hand.NOTHING: (
-        ("najwyższa kość", False, False),
-        ("druga kość", False, False),
-        ("trzecia kość", False, False),
-        ("czwarta kość", False, False),
-        ("najniższa kość", False, False),
+        (N_("najwyższa kość"), False, False),
+        (N_("druga kość"), False, False),
+        (N_("trzecia kość"), False, False),
+        (N_("czwarta kość"), False, False),
+        (N_("najniższa kość"), False, False),
     ),
 }
+
+# "trzy jednakowe są takie same (piątki)": by whether the role takes a plural verb.
+_SAME = {
+    True: N_("%(role)s są takie same (%(faces)s)"),
+    False: N_("%(role)s jest taka sama (%(faces)s)"),
+}
+# "decyduje para: piątki są wyższe niż trójki": by (plural verb, faces in plural).
+_DECISIVE = {
+    (True, True): N_("decydują %(role)s: %(high)s są wyższe niż %(low)s"),
+    (True, False): N_("decydują %(role)s: %(high)s jest wyższa niż %(low)s"),
+    (False, True): N_("decyduje %(role)s: %(high)s są wyższe niż %(low)s"),
+    (False, False): N_("decyduje %(role)s: %(high)s jest wyższa niż %(low)s"),
+}
+_LIST = N_("%(first)s, %(second)s")
+_AND = N_("%(first)s i %(second)s")
 
 
 @dataclass(frozen=True)
@@ -140,6 +160,7 @@ class Ranking:
     hands: tuple[RankedHand, ...]  # in the order given
     winners: tuple[int, ...]  # indexes of the best hand, or of every hand tied for best
     explanation: str
+    explanation_text: Text | None = None  # the explanation, translatable (None: a lone hand)
 
     @property
     def draw(self) -> bool:
@@ -154,55 +175,87 @@ def rank(hands: Sequence[Dice]) -> Ranking:
         for i, v in enumerate(values)
     )
     winners = tuple(r.index for r in ranked if r.place == 1)
-    return Ranking(ranked, winners, _explain_ranking(values, winners))
+    text = _explain_ranking(values, winners)
+    return Ranking(ranked, winners, "" if text is None else str(text), text)
 
 
 def explain(winner: Dice, loser: Dice) -> str:
     """One Polish sentence: why the first hand beats the second (or why they draw)."""
+    return str(explain_text(winner, loser))
+
+
+def explain_text(winner: Dice, loser: Dice) -> Text:
+    """Why the first hand beats the second (or why they draw), translatable."""
     a, b = classify(winner), classify(loser)
     if a.key == b.key:
         return _explain_draw([a, b])
     if a.key < b.key:
         a, b = b, a
     if a.hand != b.hand:
-        return (
-            f"{a.shown} wygrywa z {b.shown}: {a.hand.label.lower()} to wyższy układ "
-            f"niż {b.hand.label.lower()}."
+        return Text(
+            N_("%(winner)s wygrywa z %(loser)s: %(high)s to wyższy układ niż %(low)s."),
+            winner=a.shown,
+            loser=b.shown,
+            high=a.hand.label_text.lowered(),
+            low=b.hand.label_text.lowered(),
         )
     roles = _ROLES[a.hand]
     position = next(
         i for i, (x, y) in enumerate(zip(a.tiebreak, b.tiebreak, strict=True)) if x != y
     )
-    same = [
-        f"{role} {'są takie same' if verb_plural else 'jest taka sama'} "
-        f"({(FACE_PLURAL if faces_plural else FACE_SINGULAR)[face]})"
+    same: list[str | int | Text] = [
+        Text(
+            _SAME[verb_plural],
+            role=Text(role),
+            faces=Text((FACE_PLURAL if faces_plural else FACE_SINGULAR)[face]),
+        )
         for (role, verb_plural, faces_plural), face in zip(
             roles[:position], a.tiebreak[:position], strict=False
         )
     ]
     role, verb_plural, faces_plural = roles[position]
     nouns = FACE_PLURAL if faces_plural else FACE_SINGULAR
-    decisive = (
-        f"decyduj{'ą' if verb_plural else 'e'} {role}: {nouns[a.tiebreak[position]]} "
-        f"{'są wyższe' if faces_plural else 'jest wyższa'} niż {nouns[b.tiebreak[position]]}"
+    decisive = Text(
+        _DECISIVE[verb_plural, faces_plural],
+        role=Text(role),
+        high=Text(nouns[a.tiebreak[position]]),
+        low=Text(nouns[b.tiebreak[position]]),
     )
-    middle = f"; {', '.join(same)}, więc " if same else ", a "
-    return f"{a.shown} wygrywa z {b.shown}: oba układy to {a.hand.label.lower()}{middle}{decisive}."
-
-
-def _explain_draw(tied: Sequence[HandValue]) -> str:
-    shown = " i ".join(v.shown for v in tied)
-    return (
-        f"Remis: {shown} to {tied[0].hand.label.lower()} z tymi samymi kośćmi, "
-        "więc nikt nie wygrywa rundy."
+    hand = a.hand.label_text.lowered()
+    if same:
+        return Text(
+            N_(
+                "%(winner)s wygrywa z %(loser)s: oba układy to %(hand)s; "
+                "%(same)s, więc %(decisive)s."
+            ),
+            winner=a.shown,
+            loser=b.shown,
+            hand=hand,
+            same=joined(same, _LIST),
+            decisive=decisive,
+        )
+    return Text(
+        N_("%(winner)s wygrywa z %(loser)s: oba układy to %(hand)s, a %(decisive)s."),
+        winner=a.shown,
+        loser=b.shown,
+        hand=hand,
+        decisive=decisive,
     )
 
 
-def _explain_ranking(values: Sequence[HandValue], winners: Sequence[int]) -> str:
+def _explain_draw(tied: Sequence[HandValue]) -> Text:
+    return Text(
+        N_("Remis: %(hands)s to %(hand)s z tymi samymi kośćmi, więc nikt nie wygrywa rundy."),
+        hands=joined([v.shown for v in tied], _AND),
+        hand=tied[0].hand.label_text.lowered(),
+    )
+
+
+def _explain_ranking(values: Sequence[HandValue], winners: Sequence[int]) -> Text | None:
     if len(values) < 2:
-        return ""
+        return None
     if len(winners) > 1:
         return _explain_draw([values[i] for i in winners])
     best = values[winners[0]]
     runner_up = max((v for i, v in enumerate(values) if i != winners[0]), key=lambda v: v.key)
-    return explain(best.dice, runner_up.dice)
+    return explain_text(best.dice, runner_up.dice)

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from .errors import RulesError
 from .tables import ALL_FIELD_IDS
+from .text import N_, Text
 from .variants import DEFAULT_BONUS_THRESHOLD, Options, Variant
 
 
@@ -76,13 +77,21 @@ class UpperStatus:
 
     @property
     def label(self) -> str:
+        return str(self.label_text)
+
+    @property
+    def label_text(self) -> Text:
         if self.bonus:
-            return f"premia +{self.bonus}"
+            return Text(N_("premia +%(bonus)d"), bonus=self.bonus)
         if self.par_delta > 0:
-            return f"+{self.par_delta} ponad normę"
+            return Text(N_("+%(delta)d ponad normę"), delta=self.par_delta)
         if self.par_delta < 0:
-            return f"{self.par_delta} pod normą, do premii brakuje {self.missing}"
-        return f"do premii brakuje {self.missing}"
+            return Text(
+                N_("%(delta)d pod normą, do premii brakuje %(missing)d"),
+                delta=self.par_delta,
+                missing=self.missing,
+            )
+        return Text(N_("do premii brakuje %(missing)d"), missing=self.missing)
 
 
 def empty_sheet(variant: Variant) -> Sheet:
@@ -189,46 +198,88 @@ def parse_sheet(variant: Variant, raw: object) -> Sheet:
     if isinstance(raw, Mapping) and variant.columns == 1:
         raw = [raw]
     if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
-        raise RulesError("Tabelę (sheet) podaj jako listę kolumn: obiektów pole → punkty.")
+        raise RulesError(
+            Text(N_("Tabelę (sheet) podaj jako listę kolumn: obiektów pole → punkty."))
+        )
     if len(raw) != variant.columns:
         raise RulesError(
-            f"Wariant {variant.id} ma {variant.columns} "
-            f"{'kolumnę' if variant.columns == 1 else 'kolumny'}, podano {len(raw)}."
+            Text(
+                N_("Wariant %(variant)s ma %(columns)d kolumnę, podano %(count)d.")
+                if variant.columns == 1
+                else N_("Wariant %(variant)s ma %(columns)d kolumny, podano %(count)d."),
+                variant=variant.id,
+                columns=variant.columns,
+                count=len(raw),
+            )
         )
     columns = tuple(_parse_column(variant, item, index) for index, item in enumerate(raw))
     _check_extra_bonuses(variant, columns)
     return columns
 
 
+def _in_column(variant: Variant, index: int, message: Text) -> RulesError:
+    """A sheet error; with several columns, saying which ("kolumna 2: ...")."""
+    if variant.columns > 1:
+        message = Text(N_("kolumna %(column)d: %(message)s"), column=index + 1, message=message)
+    return RulesError(message)
+
+
 def _parse_column(variant: Variant, raw: object, index: int) -> Column:
-    where = f"kolumna {index + 1}: " if variant.columns > 1 else ""
     if not isinstance(raw, Mapping):
-        raise RulesError(f"{where}kolumnę podaj jako obiekt pole → punkty.")
+        raise _in_column(variant, index, Text(N_("kolumnę podaj jako obiekt pole → punkty.")))
     table = variant.table
     cells: dict[str, int] = {}
     extra = 0
     for key, value in raw.items():
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"{where}wartość pola {key!r} musi być liczbą całkowitą.")
+            raise _in_column(
+                variant,
+                index,
+                Text(N_("wartość pola %(key)s musi być liczbą całkowitą."), key=repr(key)),
+            )
         if key == "extra_bonus":
             extra = value
             continue
         if key not in table.by_id:
             if key in ALL_FIELD_IDS:
-                raise RulesError(f"{where}pola {key!r} nie ma w tabeli wariantu {variant.id}.")
-            raise RulesError(f"{where}nieznane pole {key!r}.")
+                raise _in_column(
+                    variant,
+                    index,
+                    Text(
+                        N_("pola %(key)s nie ma w tabeli wariantu %(variant)s."),
+                        key=repr(key),
+                        variant=variant.id,
+                    ),
+                )
+            raise _in_column(variant, index, Text(N_("nieznane pole %(key)s."), key=repr(key)))
         if value not in table.achievable[key]:
-            label = table.by_id[key].label
-            raise RulesError(f"{where}żaden rzut nie daje {value} pkt w polu {label} ({key}).")
+            raise _in_column(
+                variant,
+                index,
+                Text(
+                    N_("żaden rzut nie daje %(points)d pkt w polu %(field)s (%(key)s)."),
+                    points=value,
+                    field=table.by_id[key].label_text,
+                    key=key,
+                ),
+            )
         cells[key] = value
     if variant.fixed_order:
         order = table.field_ids
         filled = [fid for fid in order if fid in cells]
         if filled != list(order[: len(filled)]):
             gap = next(fid for fid in order if fid not in cells)
-            raise RulesError(
-                f"{where}w grze po kolei pola wypełnia się w kolejności tabeli; "
-                f"pole {table.by_id[gap].label} ({gap}) jest puste przed wypełnionymi."
+            raise _in_column(
+                variant,
+                index,
+                Text(
+                    N_(
+                        "w grze po kolei pola wypełnia się w kolejności tabeli; "
+                        "pole %(field)s (%(key)s) jest puste przed wypełnionymi."
+                    ),
+                    field=table.by_id[gap].label_text,
+                    key=gap,
+                ),
             )
     return Column(MappingProxyType(cells), extra)
 
@@ -237,17 +288,36 @@ def _check_extra_bonuses(variant: Variant, columns: Sheet) -> None:
     for index, col in enumerate(columns):
         if not col.extra_bonus:
             continue
-        where = f"kolumna {index + 1}: " if variant.columns > 1 else ""
         if not variant.extra_bonus:
-            raise RulesError(f"{where}w wariancie {variant.id} nie ma premii za kolejne generały.")
+            raise _in_column(
+                variant,
+                index,
+                Text(
+                    N_("w wariancie %(variant)s nie ma premii za kolejne generały."),
+                    variant=variant.id,
+                ),
+            )
         if col.extra_bonus < 0 or col.extra_bonus % variant.extra_bonus:
-            raise RulesError(
-                f"{where}premia za kolejne generały to wielokrotność {variant.extra_bonus}."
+            raise _in_column(
+                variant,
+                index,
+                Text(
+                    N_("premia za kolejne generały to wielokrotność %(bonus)d."),
+                    bonus=variant.extra_bonus,
+                ),
             )
         if not generals_at_fifty(columns):
-            raise RulesError(
-                f"{where}premia za kolejne generały wymaga 50 w polu Generał"
-                + (" we wszystkich kolumnach." if variant.columns > 1 else ".")
+            raise _in_column(
+                variant,
+                index,
+                Text(
+                    N_(
+                        "premia za kolejne generały wymaga 50 w polu Generał "
+                        "we wszystkich kolumnach."
+                    )
+                    if variant.columns > 1
+                    else N_("premia za kolejne generały wymaga 50 w polu Generał."),
+                ),
             )
         # Each bonus was earned by a turn written in this column after the Generał(s) of 50,
         # so there are at most as many as the other filled fields of the column; in Gra po kolei
@@ -259,7 +329,15 @@ def _check_extra_bonuses(variant: Variant, columns: Sheet) -> None:
         else:
             others = len(col.cells) - (1 if "five_of_a_kind" in col.cells else 0)
         if col.extra_bonus // variant.extra_bonus > others:
-            raise RulesError(
-                f"{where}za dużo premii za generały ({col.extra_bonus}): każdą daje rzut "
-                f"wpisany po Generale, a takich wypełnionych pól jest tu {others}."
+            raise _in_column(
+                variant,
+                index,
+                Text(
+                    N_(
+                        "za dużo premii za generały (%(bonus)d): każdą daje rzut "
+                        "wpisany po Generale, a takich wypełnionych pól jest tu %(others)d."
+                    ),
+                    bonus=col.extra_bonus,
+                    others=others,
+                ),
             )

@@ -12,7 +12,8 @@ from enum import StrEnum
 from functools import cached_property
 
 from .codes import Code
-from .dice import FACE_PLURAL, Dice, all_rolls, counts
+from .dice import Dice, all_rolls, counts
+from .text import N_, Text
 
 
 class Section(StrEnum):
@@ -29,7 +30,7 @@ class Misfit:
 
     test: Callable[[Dice], bool]
     code: Code
-    note: str
+    note: Text
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,18 @@ class Field:
     _scores: dict[tuple[int, ...], int] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+
+    @property
+    def label_text(self) -> Text:
+        """The label, for a sentence that names the field (translated where shown)."""
+        return Text(self.label)
+
+    @property
+    def hint_text(self) -> Text:
+        """What the field scores, translatable (an upper field's hint names its face)."""
+        if self.section is Section.UPPER and self.face is not None:
+            return Text(UPPER_HINT, face=self.face)
+        return Text(self.hint)
 
     def points(self, dice: Dice) -> int:
         """What an ordinary roll writes here (`score`), remembered per roll."""
@@ -170,7 +183,13 @@ def _never_a_joker(label: str) -> Misfit:
     return Misfit(
         _five_of_a_kind,
         Code.FIVE_NEVER_JOKER,
-        f"Pięć jednakowych to nie {label}; w tabeli skandynawskiej generał nie jest jokerem.",
+        Text(
+            N_(
+                "Pięć jednakowych to nie %(field)s; "
+                "w tabeli skandynawskiej generał nie jest jokerem."
+            ),
+            field=Text(label).lowered(),
+        ),
     )
 
 
@@ -193,18 +212,28 @@ def _sum_if_full_house(dice: Dice) -> int:
     return sum(dice) if _is_full_house(dice) else 0
 
 
+UPPER_HINT = N_("suma oczek na kościach z %(face)d")
+_UPPER_LABELS = (
+    ("ones", N_("Jedynki")),
+    ("twos", N_("Dwójki")),
+    ("threes", N_("Trójki")),
+    ("fours", N_("Czwórki")),
+    ("fives", N_("Piątki")),
+    ("sixes", N_("Szóstki")),
+)
+
+
 def _upper_fields() -> tuple[Field, ...]:
-    ids = ("ones", "twos", "threes", "fours", "fives", "sixes")
     return tuple(
         Field(
             id=fid,
-            label=FACE_PLURAL[face].capitalize(),
+            label=label,
             section=Section.UPPER,
             score=_upper(face),
-            hint=f"suma oczek na kościach z {face}",
+            hint=UPPER_HINT % {"face": face},
             face=face,
         )
-        for face, fid in enumerate(ids, start=1)
+        for face, (fid, label) in enumerate(_UPPER_LABELS, start=1)
     )
 
 
@@ -215,50 +244,56 @@ STANDARD = Table(
         *_upper_fields(),
         Field(
             "three_of_a_kind",
-            "Trzy jednakowe",
+            N_("Trzy jednakowe"),
             Section.LOWER,
             _sum_if_of_a_kind(3),
-            "co najmniej 3 jednakowe: suma wszystkich kości",
+            N_("co najmniej 3 jednakowe: suma wszystkich kości"),
         ),
         Field(
             "four_of_a_kind",
-            "Cztery jednakowe",
+            N_("Cztery jednakowe"),
             Section.LOWER,
             _sum_if_of_a_kind(4),
-            "co najmniej 4 jednakowe: suma wszystkich kości",
+            N_("co najmniej 4 jednakowe: suma wszystkich kości"),
         ),
         Field(
             "full_house",
-            "Ful",
+            N_("Ful"),
             Section.LOWER,
             _fixed_if(25, _is_full_house),
-            "3 jednakowe i 2 inne jednakowe: 25",
+            N_("3 jednakowe i 2 inne jednakowe: 25"),
             joker_points=25,
         ),
         Field(
             "small_straight",
-            "Mały strit",
+            N_("Mały strit"),
             Section.LOWER,
             _fixed_if(30, _has_small_straight),
-            "4 kolejne liczby: 30",
+            N_("4 kolejne liczby: 30"),
             joker_points=30,
         ),
         Field(
             "large_straight",
-            "Duży strit",
+            N_("Duży strit"),
             Section.LOWER,
             _fixed_if(40, _has_large_straight),
-            "1-2-3-4-5 albo 2-3-4-5-6: 40",
+            N_("1-2-3-4-5 albo 2-3-4-5-6: 40"),
             joker_points=40,
         ),
         Field(
             "five_of_a_kind",
-            "Generał",
+            N_("Generał"),
             Section.LOWER,
             _fixed_if(50, _five_of_a_kind),
-            "5 jednakowych: 50",
+            N_("5 jednakowych: 50"),
         ),
-        Field("chance", "Szansa", Section.LOWER, _chance, "dowolny rzut: suma wszystkich kości"),
+        Field(
+            "chance",
+            N_("Szansa"),
+            Section.LOWER,
+            _chance,
+            N_("dowolny rzut: suma wszystkich kości"),
+        ),
     ),
 )
 
@@ -267,85 +302,97 @@ SCANDINAVIAN = Table(
     upper_bonus=50,
     fields=(
         *_upper_fields(),
-        Field("pair", "Para", Section.LOWER, _pair, "najwyższa para: suma tych 2 kości"),
+        Field(
+            "pair",
+            N_("Para"),
+            Section.LOWER,
+            _pair,
+            N_("najwyższa para: suma tych 2 kości"),
+        ),
         Field(
             "two_pairs",
-            "Dwie pary",
+            N_("Dwie pary"),
             Section.LOWER,
             _two_pairs,
-            "2 pary o różnych oczkach: suma tych 4 kości",
+            N_("2 pary o różnych oczkach: suma tych 4 kości"),
             misfits=(
                 Misfit(
                     _five_of_a_kind,
                     Code.FIVE_NOT_TWO_PAIRS,
-                    "Pięć jednakowych to nie dwie pary: pary muszą mieć różne oczka.",
+                    Text(N_("Pięć jednakowych to nie dwie pary: pary muszą mieć różne oczka.")),
                 ),
                 Misfit(
                     _exactly_four_of_a_kind,
                     Code.FOUR_NOT_TWO_PAIRS,
-                    "Cztery jednakowe to nie dwie pary: pary muszą mieć różne oczka.",
+                    Text(N_("Cztery jednakowe to nie dwie pary: pary muszą mieć różne oczka.")),
                 ),
             ),
         ),
         Field(
             "three_of_a_kind",
-            "Trzy jednakowe",
+            N_("Trzy jednakowe"),
             Section.LOWER,
             _only_of_a_kind(3),
-            "3 jednakowe: suma tych 3 kości",
+            N_("3 jednakowe: suma tych 3 kości"),
         ),
         Field(
             "four_of_a_kind",
-            "Cztery jednakowe",
+            N_("Cztery jednakowe"),
             Section.LOWER,
             _only_of_a_kind(4),
-            "4 jednakowe: suma tych 4 kości",
+            N_("4 jednakowe: suma tych 4 kości"),
         ),
         Field(
             "small_straight",
-            "Mały strit",
+            N_("Mały strit"),
             Section.LOWER,
             _fixed_if(15, _is_run(1, 2, 3, 4, 5)),
-            "dokładnie 1-2-3-4-5: 15",
+            N_("dokładnie 1-2-3-4-5: 15"),
             misfits=(
-                _never_a_joker("mały strit"),
+                _never_a_joker(N_("Mały strit")),
                 Misfit(
                     _is_run(2, 3, 4, 5, 6),
                     Code.SMALL_STRAIGHT_EXACT,
-                    "Mały strit w tabeli skandynawskiej to dokładnie 1-2-3-4-5.",
+                    Text(N_("Mały strit w tabeli skandynawskiej to dokładnie 1-2-3-4-5.")),
                 ),
             ),
         ),
         Field(
             "large_straight",
-            "Duży strit",
+            N_("Duży strit"),
             Section.LOWER,
             _fixed_if(20, _is_run(2, 3, 4, 5, 6)),
-            "dokładnie 2-3-4-5-6: 20",
+            N_("dokładnie 2-3-4-5-6: 20"),
             misfits=(
-                _never_a_joker("duży strit"),
+                _never_a_joker(N_("Duży strit")),
                 Misfit(
                     _is_run(1, 2, 3, 4, 5),
                     Code.LARGE_STRAIGHT_EXACT,
-                    "Duży strit w tabeli skandynawskiej to dokładnie 2-3-4-5-6.",
+                    Text(N_("Duży strit w tabeli skandynawskiej to dokładnie 2-3-4-5-6.")),
                 ),
             ),
         ),
         Field(
             "full_house",
-            "Ful",
+            N_("Ful"),
             Section.LOWER,
             _sum_if_full_house,
-            "3 jednakowe i 2 inne jednakowe: suma wszystkich kości",
-            misfits=(_never_a_joker("ful"),),
+            N_("3 jednakowe i 2 inne jednakowe: suma wszystkich kości"),
+            misfits=(_never_a_joker(N_("Ful")),),
         ),
-        Field("chance", "Szansa", Section.LOWER, _chance, "dowolny rzut: suma wszystkich kości"),
+        Field(
+            "chance",
+            N_("Szansa"),
+            Section.LOWER,
+            _chance,
+            N_("dowolny rzut: suma wszystkich kości"),
+        ),
         Field(
             "five_of_a_kind",
-            "Generał",
+            N_("Generał"),
             Section.LOWER,
             _fixed_if(50, _five_of_a_kind),
-            "5 jednakowych: 50",
+            N_("5 jednakowych: 50"),
         ),
     ),
 )

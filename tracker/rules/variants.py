@@ -14,6 +14,7 @@ from typing import Literal
 from .codes import Code
 from .errors import RulesError
 from .tables import SCANDINAVIAN, STANDARD, Table
+from .text import N_, Text
 
 DEFAULT_BONUS_THRESHOLD = 63
 POKER = "poker"  # the poker variant's id
@@ -87,10 +88,16 @@ class Variant:
         if raw is None:
             return Options()
         if not isinstance(raw, Mapping):
-            raise RulesError('Opcje podaj jako obiekt, np. {"bonus_threshold": 42}.')
+            raise RulesError(Text(N_('Opcje podaj jako obiekt, np. {"bonus_threshold": 42}.')))
         unknown = sorted(set(raw) - {"bonus_threshold"})
         if unknown:
-            raise RulesError(f"Nieznana opcja dla wariantu {self.id}: {', '.join(unknown)}.")
+            raise RulesError(
+                Text(
+                    N_("Nieznana opcja dla wariantu %(variant)s: %(options)s."),
+                    variant=self.id,
+                    options=", ".join(unknown),
+                )
+            )
         threshold = raw.get("bonus_threshold", DEFAULT_BONUS_THRESHOLD)
         # 42.0 == 42, but a threshold is a whole number of points: reject floats, as target_wins.
         if (
@@ -98,24 +105,24 @@ class Variant:
             or not isinstance(threshold, int)
             or threshold not in (63, 42)
         ):
-            raise RulesError("Próg premii (bonus_threshold) może wynosić 63 albo 42.")
+            raise RulesError(Text(N_("Próg premii (bonus_threshold) może wynosić 63 albo 42.")))
         if threshold not in self.bonus_thresholds:
             return Options()
         return Options(bonus_threshold=threshold)
 
 
-STANDARD_VARIANT = Variant("standard", "Kości (tabela polska)", STANDARD)
+STANDARD_VARIANT = Variant("standard", N_("Kości (tabela polska)"), STANDARD)
 ORDERED = Variant(
     "ordered",
-    "Gra po kolei",
+    N_("Gra po kolei"),
     STANDARD,
     fixed_order=True,
     bonus_thresholds=(63, 42),
 )
 SCANDINAVIAN_VARIANT = Variant(
-    "scandinavian", "Tabela skandynawska", SCANDINAVIAN, joker=False, extra_bonus=0
+    "scandinavian", N_("Tabela skandynawska"), SCANDINAVIAN, joker=False, extra_bonus=0
 )
-TRIPLE = Variant("triple", "Kości potrójne", STANDARD, multipliers=(1, 2, 3))
+TRIPLE = Variant("triple", N_("Kości potrójne"), STANDARD, multipliers=(1, 2, 3))
 
 
 @dataclass(frozen=True)
@@ -123,7 +130,7 @@ class PokerVariant:
     """Poker kościany bez tabeli: hands compared in rounds, to `target_wins` round wins."""
 
     id: str = POKER
-    name: str = "Poker kościany bez tabeli"
+    name: str = N_("Poker kościany bez tabeli")
     kind: Literal["poker"] = "poker"
     min_players: int = 2  # a round is won against someone
     max_players: int = MAX_PLAYERS
@@ -156,7 +163,12 @@ def find_variant(variant_id: object) -> AnyVariant:
     if not isinstance(variant_id, str) or variant_id not in VARIANTS:
         known = ", ".join(TABLE_VARIANTS)
         raise RulesError(
-            f"Nieznany wariant {variant_id!r}. Znane warianty: {known}.", Code.UNKNOWN_VARIANT
+            Text(
+                N_("Nieznany wariant %(variant)s. Znane warianty: %(known)s."),
+                variant=repr(variant_id),
+                known=known,
+            ),
+            Code.UNKNOWN_VARIANT,
         )
     return VARIANTS[variant_id]
 
@@ -166,7 +178,7 @@ def find_table_variant(variant_id: object) -> Variant:
     variant = find_variant(variant_id)
     if not isinstance(variant, Variant):
         raise RulesError(
-            "Poker kościany nie ma tabeli: układy porównuje się w rundach.",
+            Text(N_("Poker kościany nie ma tabeli: układy porównuje się w rundach.")),
             Code.NO_TABLE_IN_POKER,
         )
     return variant
@@ -175,7 +187,11 @@ def find_table_variant(variant_id: object) -> Variant:
 def _check_players(variant: AnyVariant, count: int) -> None:
     if isinstance(count, bool) or not variant.min_players <= count <= variant.max_players:
         raise RulesError(
-            f"Przy stole siedzi od {variant.min_players} do {variant.max_players} graczy.",
+            Text(
+                N_("Przy stole siedzi od %(least)d do %(most)d graczy."),
+                least=variant.min_players,
+                most=variant.max_players,
+            ),
             Code.PLAYER_COUNT,
         )
 
@@ -184,11 +200,13 @@ def parse_poker_options(raw: object = None) -> PokerOptions:
     if raw is None:
         return PokerOptions()
     if not isinstance(raw, Mapping):
-        raise RulesError('Opcje podaj jako obiekt, np. {"target_wins": 3}.')
+        raise RulesError(Text(N_('Opcje podaj jako obiekt, np. {"target_wins": 3}.')))
     unknown = sorted(set(raw) - {"target_wins"})
     if unknown:
-        raise RulesError(f"Nieznana opcja pokera: {', '.join(unknown)}.")
+        raise RulesError(
+            Text(N_("Nieznana opcja pokera: %(options)s."), options=", ".join(unknown))
+        )
     target = raw.get("target_wins", DEFAULT_TARGET_WINS)
     if isinstance(target, bool) or not isinstance(target, int) or target not in TARGET_WINS_RANGE:
-        raise RulesError("Liczba wygranych rund (target_wins) musi być od 1 do 9.")
+        raise RulesError(Text(N_("Liczba wygranych rund (target_wins) musi być od 1 do 9.")))
     return PokerOptions(target_wins=target)

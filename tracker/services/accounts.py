@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..extensions import db
+from ..i18n import _, ngettext
 from ..models import Account, AccountSession, ApiToken, LoginFailure, name_key, utcnow
 from . import audit
 from .errors import InvalidInput, NotFound, Throttled
@@ -25,7 +26,16 @@ NAME_MAX = 60
 # For every new password (sign-up, change, reset): OWASP ASVS 2.1.1 asks for at least 12.
 # Passwords set before keep working.
 PASSWORD_MIN = 12
-PASSWORD_TOO_SHORT = f"Hasło musi mieć co najmniej {PASSWORD_MIN} znaków."
+
+
+def password_too_short() -> str:
+    return ngettext(
+        "Hasło musi mieć co najmniej %(num)d znak.",
+        "Hasło musi mieć co najmniej %(num)d znaków.",
+        PASSWORD_MIN,
+    )
+
+
 TOKEN_PREFIX = "kosci_"
 
 # Sign-in throttling: after FREE_FAILURES failures within WINDOW, each further attempt must
@@ -69,21 +79,23 @@ def clean_name(raw: str | None) -> str:
 def create_account(name: str, password: str) -> Account:
     name = clean_name(name)
     if not name:
-        raise InvalidInput("Podaj nazwę konta.", "name")
+        raise InvalidInput(_("Podaj nazwę konta."), "name")
     if len(name) > NAME_MAX:
-        raise InvalidInput(f"Nazwa konta może mieć najwyżej {NAME_MAX} znaków.", "name")
+        raise InvalidInput(
+            _("Nazwa konta może mieć najwyżej %(num)d znaków.", num=NAME_MAX), "name"
+        )
     if len(password or "") < PASSWORD_MIN:
-        raise InvalidInput(PASSWORD_TOO_SHORT, "password")
+        raise InvalidInput(password_too_short(), "password")
     key = name_key(name)
     if db.session.scalar(select(Account.id).where(Account.name_key == key)) is not None:
-        raise InvalidInput("Konto o tej nazwie już istnieje.", "name")
+        raise InvalidInput(_("Konto o tej nazwie już istnieje."), "name")
     account = Account(name=name, name_key=key, password_hash=hash_password(password))
     db.session.add(account)
     try:
         db.session.commit()
     except IntegrityError:  # the same name signed up from another browser meanwhile
         db.session.rollback()
-        raise InvalidInput("Konto o tej nazwie już istnieje.", "name") from None
+        raise InvalidInput(_("Konto o tej nazwie już istnieje."), "name") from None
     return account
 
 
@@ -102,7 +114,8 @@ def authenticate(
     wait = _throttle_wait(key, addr, now)
     if wait:
         raise Throttled(
-            f"Za dużo nieudanych prób logowania. Spróbuj ponownie za {wait} s.", "password"
+            _("Za dużo nieudanych prób logowania. Spróbuj ponownie za %(wait)s s.", wait=wait),
+            "password",
         )
     account = db.session.scalar(select(Account).where(Account.name_key == key))
     stored = account.password_hash if account else _dummy_hash(_hash_method())
@@ -115,7 +128,7 @@ def authenticate(
             f"nazwa: {clean_name(name)[:NAME_MAX]}",
         )
         db.session.commit()
-        raise InvalidInput("Nieprawidłowa nazwa konta lub hasło.", "password")
+        raise InvalidInput(_("Nieprawidłowa nazwa konta lub hasło."), "password")
     # Only this address's failures for this name: a guesser elsewhere stays slowed down.
     db.session.execute(
         delete(LoginFailure).where(LoginFailure.name_key == key, LoginFailure.remote_addr == addr)
@@ -138,12 +151,13 @@ def confirm_password(account: Account, password: str, remote_addr: str) -> None:
     wait = _throttle_wait(account.name_key, addr, now)
     if wait:
         raise Throttled(
-            f"Za dużo nieudanych prób. Spróbuj ponownie za {wait} s.", "current_password"
+            _("Za dużo nieudanych prób. Spróbuj ponownie za %(wait)s s.", wait=wait),
+            "current_password",
         )
     if not check_password_hash(account.password_hash, password or ""):
         _record_failure(account.name_key, addr, now)
         db.session.commit()
-        raise InvalidInput("Nieprawidłowe hasło.", "current_password")
+        raise InvalidInput(_("Nieprawidłowe hasło."), "current_password")
 
 
 def change_password(account: Account, current: str, new: str, remote_addr: str) -> None:
@@ -151,7 +165,7 @@ def change_password(account: Account, current: str, new: str, remote_addr: str) 
     signed in to the account is signed out (this one, `account.session_key`, stays)."""
     confirm_password(account, current, remote_addr)
     if len(new or "") < PASSWORD_MIN:
-        raise InvalidInput(PASSWORD_TOO_SHORT, "new_password")
+        raise InvalidInput(password_too_short(), "new_password")
     account.password_hash = hash_password(new)  # the account is in the session: it loaded it
     _revoke_sessions(account.id, keep=account.session_key)
     audit.record(audit.PASSWORD_CHANGED, account.id)
@@ -165,9 +179,9 @@ def reset_password(name: str, new: str) -> Account:
         select(Account).where(Account.name_key == name_key(clean_name(name)))
     )
     if account is None:
-        raise NotFound(f"Nie ma konta {name!r}.")
+        raise NotFound(f"Nie ma konta {name!r}.")  # i18n: not shown (the CLI only)
     if len(new or "") < PASSWORD_MIN:
-        raise InvalidInput(PASSWORD_TOO_SHORT, "password")
+        raise InvalidInput(password_too_short(), "password")
     account.password_hash = hash_password(new)
     _revoke_sessions(account.id)
     db.session.execute(delete(LoginFailure).where(LoginFailure.name_key == account.name_key))
@@ -322,7 +336,9 @@ def create_token(account_id: int, name: str) -> tuple[ApiToken, str]:
     """A new token; the plain text is returned once and only its SHA-256 is stored."""
     name = clean_name(name) or "Token"
     if len(name) > NAME_MAX:
-        raise InvalidInput(f"Nazwa tokenu może mieć najwyżej {NAME_MAX} znaków.", "name")
+        raise InvalidInput(
+            _("Nazwa tokenu może mieć najwyżej %(num)d znaków.", num=NAME_MAX), "name"
+        )
     plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(account_id=account_id, name=name, token_hash=_digest(plain), prefix=plain[:12])
     db.session.add(token)
@@ -354,7 +370,7 @@ def revoke_token(account_id: int, token_id: int) -> None:
     )
     if result.rowcount == 0:  # type: ignore[attr-defined]
         db.session.rollback()
-        raise NotFound("Nie ma takiego tokenu.")
+        raise NotFound(_("Nie ma takiego tokenu."))
     digest = db.session.scalar(select(ApiToken.token_hash).where(ApiToken.id == token_id))
     audit.record(audit.TOKEN_REVOKED, account_id, f"token {token_id}")
     db.session.commit()

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 from .. import rules
 from ..extensions import db
+from ..i18n import N_, _, gettext
 from ..models import utcnow
+from ..rules_text import rules_text
 from ..store import cache
 from ..store import games as store
 from ..store.rows import TurnRow
@@ -26,13 +28,14 @@ from .errors import Conflict, InvalidInput, NotFound
 from .game_view import GameView
 from .games import expire_orm_game, locked_game
 
-STALE = "Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie."
-NOTHING_TO_CORRECT = "Nic się nie zmienia: to te same kości w tym samym polu."
-NOTHING_TO_CORRECT_POKER = "Nic się nie zmienia: to te same kości."
+# Shown through `gettext` (in the language of the request).
+STALE = N_("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie.")
+NOTHING_TO_CORRECT = N_("Nic się nie zmienia: to te same kości w tym samym polu.")
+NOTHING_TO_CORRECT_POKER = N_("Nic się nie zmienia: to te same kości.")
 
 
 def no_such_turn(seq: object) -> str:
-    return f"W tej grze nie ma ruchu nr {seq}."
+    return _("W tej grze nie ma ruchu nr %(seq)s.", seq=seq)
 
 
 class CorrectionRefused(Conflict):
@@ -91,11 +94,11 @@ def correct_turn(
     try:
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
-        raise InvalidInput(str(exc), "dice") from exc
+        raise InvalidInput(rules_text(exc), "dice") from exc
     with locked_game(account_id, game_id):
         view = game_view.load(account_id, game_id)
         if expected_seq is not None and expected_seq != view.next_seq:
-            raise Conflict(STALE)
+            raise Conflict(gettext(STALE))
         old = turn_to_correct(view, seq)
         field, column = _where(view, field, column)
         correction = _ask_the_rules(view, old.seq - 1, parsed, field, column)
@@ -113,16 +116,16 @@ def _where(view: GameView, field: object, column: object) -> tuple[str | None, i
     """The field and column as the rules take them; InvalidInput for malformed ones."""
     if view.is_poker:
         if field is not None or column is not None:
-            raise InvalidInput("W pokerze kościanym podaje się tylko kości, bez pola tabeli.")
+            raise InvalidInput(_("W pokerze kościanym podaje się tylko kości, bez pola tabeli."))
         return None, 0
     if not isinstance(field, str) or not field:
-        raise InvalidInput("Podaj pole tabeli.", "field")
+        raise InvalidInput(_("Podaj pole tabeli."), "field")
     if column is None:
         if view.table.variant.columns > 1:
-            raise InvalidInput("W kościach potrójnych podaj kolumnę (0, 1 albo 2).", "column")
+            raise InvalidInput(_("W kościach potrójnych podaj kolumnę (0, 1 albo 2)."), "column")
         return field, 0
     if isinstance(column, bool) or not isinstance(column, int):
-        raise InvalidInput("Kolumna musi być liczbą całkowitą.", "column")
+        raise InvalidInput(_("Kolumna musi być liczbą całkowitą."), "column")
     return field, column
 
 
@@ -142,13 +145,13 @@ def _ask_the_rules(
             column,
         )
     except rules.MoveRefused as exc:  # the corrected move, or a later turn / a decided round
-        raise CorrectionRefused(str(exc), exc.code, refusal_field) from exc
+        raise CorrectionRefused(rules_text(exc), exc.code, refusal_field) from exc
     except rules.RulesError as exc:  # a field or column the table does not have
         where = "column" if exc.code is rules.Code.UNKNOWN_COLUMN else refusal_field
-        raise InvalidInput(str(exc), where) from exc
+        raise InvalidInput(rules_text(exc), where) from exc
     if correction.changes_nothing:
         message = NOTHING_TO_CORRECT_POKER if view.is_poker else NOTHING_TO_CORRECT
-        raise NothingToCorrect(message, "dice")
+        raise NothingToCorrect(gettext(message), "dice")
     return correction
 
 

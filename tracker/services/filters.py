@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import ColumnElement, func, select
 
 from .. import rules
+from ..i18n import N_, _, gettext
 from ..models import Game, GameSeat
 from .errors import InvalidInput
 from .inputs import check_day, local_midnight
@@ -77,18 +78,19 @@ class InvalidFilter(InvalidInput):
 @dataclass(frozen=True)
 class _Dialect:
     patterns: tuple[tuple[re.Pattern[str], str], ...]  # a pattern and the order of its groups
-    not_a_day: str  # {raw}: the text sent
+    # N_-marked, shown through `gettext`; %(raw)s: the text sent (quoted)
+    not_a_day: str
     no_such_day: str
     reversed: str  # the last day before the first
 
 
 _ISO = _Dialect(
     patterns=((re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})"), "ymd"),),
-    not_a_day="Podaj datę w postaci RRRR-MM-DD, np. 2025-05-03 (jest {raw!r}).",
-    no_such_day="Nie ma takiego dnia: {raw}.",
-    reversed="Data końcowa jest wcześniejsza niż początkowa.",
+    not_a_day=N_("Podaj datę w postaci RRRR-MM-DD, np. 2025-05-03 (jest %(raw)s)."),
+    no_such_day=N_("Nie ma takiego dnia: %(raw)s."),
+    reversed=N_("Data końcowa jest wcześniejsza niż początkowa."),
 )
-_BAD_TYPED_DAY = "Nieprawidłowa data. Wpisz ją jako RRRR-MM-DD (np. 2025-05-03) albo 3.05.2025."
+_BAD_TYPED_DAY = N_("Nieprawidłowa data. Wpisz ją jako RRRR-MM-DD (np. 2025-05-03) albo 3.05.2025.")
 _TYPED = _Dialect(
     patterns=(
         (re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"), "ymd"),
@@ -96,7 +98,7 @@ _TYPED = _Dialect(
     ),
     not_a_day=_BAD_TYPED_DAY,
     no_such_day=_BAD_TYPED_DAY,
-    reversed="Data „do” jest wcześniejsza niż data „od”. Popraw jedną z nich.",
+    reversed=N_("Data „do” jest wcześniejsza niż data „od”. Popraw jedną z nich."),
 )
 
 
@@ -115,11 +117,11 @@ def parse_day(
             parts = dict(zip(order, map(int, match.groups()), strict=True))
             break
     else:
-        raise InvalidInput(dialect.not_a_day.format(raw=raw), field_name)
+        raise InvalidInput(gettext(dialect.not_a_day, raw=repr(raw)), field_name)
     try:
         day = date(parts["y"], parts["m"], parts["d"])
     except ValueError:
-        raise InvalidInput(dialect.no_such_day.format(raw=raw), field_name) from None
+        raise InvalidInput(gettext(dialect.no_such_day, raw=raw), field_name) from None
     return check_day(day, field_name)  # its local midnights must be computable
 
 
@@ -130,7 +132,10 @@ def parse_variant(raw: str | None) -> str | None:
         return None
     if raw not in rules.VARIANT_NAMES:
         known = ", ".join(rules.VARIANT_NAMES)
-        raise InvalidInput(f"Nieznany wariant {raw!r}. Znane warianty: {known}.", VARIANT)
+        raise InvalidInput(
+            _("Nieznany wariant %(raw)s. Znane warianty: %(known)s.", raw=repr(raw), known=known),
+            VARIANT,
+        )
     return raw
 
 
@@ -156,7 +161,7 @@ def read_filter(
             days[name] = None
     first, last = days[FROM], days[TO]
     if first and last and first > last:
-        errors[TO] = (_TYPED if typed else _ISO).reversed
+        errors[TO] = gettext((_TYPED if typed else _ISO).reversed)
     try:
         chosen = parse_variant(variant)
     except InvalidInput as exc:

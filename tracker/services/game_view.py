@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import rules
+from ..i18n import N_, gettext
 from ..store import cache
 from ..store import games as store
 from ..store.rows import GameLock, GameRow, SeatRow, TurnRow
 from .errors import NotFound
 
-NO_GAME = "Nie ma takiej gry."
+NO_GAME = N_("Nie ma takiej gry.")  # shown through gettext
 
 
 @dataclass
@@ -81,20 +82,20 @@ class GameView:
 
 def read(account_id: int, game_id: object) -> tuple[GameRow, list[SeatRow]]:
     if isinstance(game_id, bool) or not isinstance(game_id, int):
-        raise NotFound(NO_GAME)
+        raise NotFound(gettext(NO_GAME))
     found = store.read_game(account_id, game_id)
     if found is None:
-        raise NotFound(NO_GAME)
+        raise NotFound(gettext(NO_GAME))
     return found
 
 
 def stamp(account_id: int, game_id: object) -> str:
     """What a polling phone compares (`store.game_stamp`): one indexed read, no turns."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
-        raise NotFound(NO_GAME)
+        raise NotFound(gettext(NO_GAME))
     found = store.game_stamp(account_id, game_id)
     if found is None:
-        raise NotFound(NO_GAME)
+        raise NotFound(gettext(NO_GAME))
     return found
 
 

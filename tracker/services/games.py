@@ -24,7 +24,9 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import advisor, rules
 from ..extensions import db
+from ..i18n import N_, _, gettext
 from ..models import Game, utcnow
+from ..rules_text import rules_text
 from ..store import cache
 from ..store import games as store
 from ..store.rows import GameLock, TurnRow
@@ -38,13 +40,14 @@ from .players import players_by_names
 MAX_TURNS_PER_GAME = 5000
 # The most players any variant seats (each variant says its own limits: `check_players`).
 MAX_PLAYERS = max(variant.max_players for variant in rules.VARIANTS.values())
-ALREADY_WRITTEN = (
+# Shown through `gettext` (in the language of the request).
+ALREADY_WRITTEN = N_(
     "Ten ruch został już zapisany (może na innym telefonie). Sprawdź tabelę i graj dalej."
 )
-GAME_OVER = "Gra jest zakończona: wszystkie tabele są pełne."
-MATCH_OVER = "Mecz jest zakończony."
-HINTS_NOT_BOOL = "Pole hints musi mieć wartość true albo false."
-HINTS_NOT_FOR_POKER = (
+GAME_OVER = N_("Gra jest zakończona: wszystkie tabele są pełne.")
+MATCH_OVER = N_("Mecz jest zakończony.")
+HINTS_NOT_BOOL = N_("Pole hints musi mieć wartość true albo false.")
+HINTS_NOT_FOR_POKER = N_(
     "Podpowiedzi są tylko w grach z tabelą: w pokerze kościanym nie wybiera się pola."
 )
 
@@ -59,7 +62,7 @@ class Overtaken(Conflict):
     code = "already_written"
 
     def __init__(self, view: GameView, expected_seq: int) -> None:
-        super().__init__(ALREADY_WRITTEN)
+        super().__init__(gettext(ALREADY_WRITTEN))
         self.view = view
         self.written = view.turns[expected_seq - 1 :]
 
@@ -88,7 +91,7 @@ def find_variant(variant_id: object) -> rules.AnyVariant:
     try:
         return rules.find_variant(variant_id)
     except rules.RulesError as exc:
-        raise InvalidInput(str(exc), "variant") from exc
+        raise InvalidInput(rules_text(exc), "variant") from exc
 
 
 def create_game(
@@ -108,15 +111,15 @@ def create_game(
     try:
         parsed = variant.parse_options(options or None).as_dict()
     except rules.RulesError as exc:
-        raise InvalidInput(str(exc), "options") from exc
+        raise InvalidInput(rules_text(exc), "options") from exc
     if not isinstance(names, list):
-        raise InvalidInput("Podaj listę graczy.", "players")
+        raise InvalidInput(_("Podaj listę graczy."), "players")
     try:
         variant.check_players(len(names))
     except rules.RulesError as exc:
-        raise InvalidInput(str(exc), "players") from exc
+        raise InvalidInput(rules_text(exc), "players") from exc
     if not all(isinstance(n, str) for n in names):
-        raise InvalidInput("Imiona graczy podaj jako tekst.", "players")
+        raise InvalidInput(_("Imiona graczy podaj jako tekst."), "players")
     order = list(range(len(names)))
     if shuffle:
         random.SystemRandom().shuffle(order)
@@ -146,15 +149,15 @@ def check_hints(variant: rules.AnyVariant, hints: object) -> None:
     """The hint is a yes or no, and only for a game with a table: dice poker has no field to
     choose, so the advisor has nothing to say (`advisor.supports`)."""
     if not isinstance(hints, bool):
-        raise InvalidInput(HINTS_NOT_BOOL, "hints")
+        raise InvalidInput(gettext(HINTS_NOT_BOOL), "hints")
     if hints and not advisor.supports(variant):
-        raise NoHintsInPoker(HINTS_NOT_FOR_POKER, "hints")
+        raise NoHintsInPoker(gettext(HINTS_NOT_FOR_POKER), "hints")
 
 
 def _retry_on_integrity_error(attempt: Callable[[], T], attempts: int = 3) -> T:
     """Run a write that may lose a race on a unique key (two phones creating the same new
     player at once): the loser rolls back and tries again, and then finds the winner's row."""
-    for _ in range(attempts - 1):
+    for _attempt in range(attempts - 1):
         try:
             return attempt()
         except IntegrityError:
@@ -164,7 +167,7 @@ def _retry_on_integrity_error(attempt: Callable[[], T], attempts: int = 3) -> T:
     except IntegrityError:
         db.session.rollback()
         raise Conflict(
-            "Ktoś właśnie zmienił te same dane na innym telefonie. Spróbuj ponownie."
+            _("Ktoś właśnie zmienił te same dane na innym telefonie. Spróbuj ponownie.")
         ) from None
 
 
@@ -176,7 +179,7 @@ def get_game(account_id: int, game_id: int) -> Game:
     one."""
     game = db.session.get(Game, game_id)
     if game is None or game.account_id != account_id:
-        raise NotFound(NO_GAME)
+        raise NotFound(gettext(NO_GAME))
     return game
 
 
@@ -189,11 +192,11 @@ def locked_game(account_id: int, game_id: object) -> Iterator[GameLock]:
     such game), then let the caller read, check and write; commit when the caller commits,
     roll back on any error (the version too)."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
-        raise NotFound(NO_GAME)
+        raise NotFound(gettext(NO_GAME))
     with store.writing():
         game = store.lock_game(account_id, game_id)
         if game is None:
-            raise NotFound(NO_GAME)
+            raise NotFound(gettext(NO_GAME))
         yield game
 
 
@@ -226,7 +229,7 @@ def record_turn(
     try:
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
-        raise InvalidInput(str(exc), "dice") from exc
+        raise InvalidInput(rules_text(exc), "dice") from exc
     with locked_game(account_id, game_id) as game:
         view = game_view.load_for_turn(game)
         if expected_seq is not None and expected_seq != view.next_seq:
@@ -282,22 +285,34 @@ def _check_turn(view: GameView, player: str | None) -> None:
     if player is not None:
         current = view.current_name or ""
         if player.casefold() != current.casefold():
-            raise Conflict(f"Teraz jest kolej gracza {current}, nie {player}.", "player")
+            raise Conflict(
+                _(
+                    "Teraz jest kolej gracza %(current)s, nie %(player)s.",
+                    current=current,
+                    player=player,
+                ),
+                "player",
+            )
     if len(view.turns) >= MAX_TURNS_PER_GAME:
-        raise Conflict(f"Gra ma już {MAX_TURNS_PER_GAME} ruchów: więcej nie można zapisać.")
+        raise Conflict(
+            _(
+                "Gra ma już %(num)d ruchów: więcej nie można zapisać.",
+                num=MAX_TURNS_PER_GAME,
+            )
+        )
 
 
 def _over(view: GameView) -> str:
-    return MATCH_OVER if view.is_poker else GAME_OVER
+    return gettext(MATCH_OVER if view.is_poker else GAME_OVER)
 
 
 def _column(view: GameView, column: object) -> int:
     if column is None:
         if view.table.variant.columns > 1:
-            raise InvalidInput("W kościach potrójnych podaj kolumnę (0, 1 albo 2).", "column")
+            raise InvalidInput(_("W kościach potrójnych podaj kolumnę (0, 1 albo 2)."), "column")
         return 0
     if isinstance(column, bool) or not isinstance(column, int):
-        raise InvalidInput("Kolumna musi być liczbą całkowitą.", "column")
+        raise InvalidInput(_("Kolumna musi być liczbą całkowitą."), "column")
     return column
 
 
@@ -305,18 +320,18 @@ def _play(view: GameView, dice: rules.Dice, field: object, column: object) -> Tu
     """Ask the rules to play the move on the view's state; the turn to store."""
     if view.is_poker:
         if field is not None or column is not None:
-            raise InvalidInput("W pokerze kościanym podaje się tylko kości, bez pola tabeli.")
+            raise InvalidInput(_("W pokerze kościanym podaje się tylko kości, bez pola tabeli."))
         record = view.state.play_turn(dice)
     else:
         column = _column(view, column)
         if not isinstance(field, str):
-            raise InvalidInput("Podaj pole tabeli.", "field")
+            raise InvalidInput(_("Podaj pole tabeli."), "field")
         try:
             record = view.state.play_turn(dice, field, column)
         except rules.MoveRefused as exc:
-            raise Conflict(str(exc), "field") from exc
+            raise Conflict(rules_text(exc), "field") from exc
         except rules.RulesError as exc:
-            raise InvalidInput(str(exc), "field") from exc
+            raise InvalidInput(rules_text(exc), "field") from exc
     return TurnRow(
         id=0,
         seq=view.next_seq,
@@ -371,10 +386,10 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
         view = load(account_id, game_id)
         if expected_seq is not None and expected_seq != view.next_seq:
             raise Conflict(
-                "Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie."
+                _("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie.")
             )
         if not view.turns:
-            raise Conflict("Nie ma czego cofać: to początek gry.")
+            raise Conflict(_("Nie ma czego cofać: to początek gry."))
         view.state.undo()
         last = view.turns.pop()
         last.undone_at = utcnow()
@@ -407,7 +422,7 @@ def rematch(account_id: int, game_id: int) -> GameView:
             return load(account_id, existing, log=False)
         game = get_game(account_id, game_id)
         if not game.finished:
-            raise Conflict("Rewanż można zagrać po zakończeniu gry.")
+            raise Conflict(_("Rewanż można zagrać po zakończeniu gry."))
         names = [s.player.name for s in game.seats]
         names = names[1:] + names[:1]
         return create_game(

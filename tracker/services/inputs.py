@@ -1,6 +1,7 @@
 """Numbers and days typed by people (forms, query strings): parsed within what the app can hold.
 
-Whatever arrives is refused with a Polish message or read as "not given", never a crash:
+Whatever arrives is refused with a message (in the request's language) or read as "not
+given", never a crash:
 
 - a whole number is read only when it fits a SQLite INTEGER (`MAX_INT`). Its length is checked
   before `int()`, which refuses more than 4,300 digits with a bare ValueError, and a larger
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from ..i18n import _, current_language
 from .errors import InvalidInput
 
 MAX_INT = 2**63 - 1  # the largest integer SQLite stores
@@ -35,8 +37,11 @@ def whole_number(text: str | None, maximum: int = MAX_INT) -> int | None:
     return value if value <= maximum else None
 
 
-def _polish(day: date) -> str:
-    return f"{day.day}.{day:%m}.{day.year:04d}"
+def _day_text(day: date) -> str:
+    """3.05.2025 in Polish, 2025-05-03 in English."""
+    if current_language() == "pl":
+        return f"{day.day}.{day:%m}.{day.year:04d}"
+    return day.isoformat()
 
 
 def check_day(day: date, field: str | None = None) -> date:
@@ -44,8 +49,12 @@ def check_day(day: date, field: str | None = None) -> date:
     if FIRST_DAY <= day <= LAST_DAY:
         return day
     raise InvalidInput(
-        f"Data {_polish(day)} jest poza zakresem: podaj dzień "
-        f"od {_polish(FIRST_DAY)} do {_polish(LAST_DAY)}.",
+        _(
+            "Data %(day)s jest poza zakresem: podaj dzień od %(first)s do %(last)s.",
+            day=_day_text(day),
+            first=_day_text(FIRST_DAY),
+            last=_day_text(LAST_DAY),
+        ),
         field,
     )
 

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import RowMapping, bindparam, func, or_, select, update
 
 from ..extensions import db
+from ..i18n import N_, _, gettext
 from ..models import Game, GameInvitation, utcnow
 from . import audit
 from .errors import Conflict, InvalidInput, NotFound
@@ -42,12 +43,15 @@ MAX_LIVE_PER_GAME = 20
 TOKEN_BYTES = 16
 TOKEN_MAX_LENGTH = 64  # anything longer is no token of ours: not even hashed
 
-GONE = (
+# Shown through `gettext` (in the language of the request).
+GONE = N_(
     "Zaproszenie wygasło albo zostało cofnięte. Poproś osobę prowadzącą grę o nowy kod QR "
     "albo link."
 )
-NO_INVITATION = "Nie ma takiego zaproszenia."
-BAD_MODE = 'Tryb zaproszenia to "play" (telefon może wpisywać ruchy) albo "watch" (tylko ogląda).'
+NO_INVITATION = N_("Nie ma takiego zaproszenia.")
+BAD_MODE = N_(
+    'Tryb zaproszenia to "play" (telefon może wpisywać ruchy) albo "watch" (tylko ogląda).'
+)
 
 
 def now() -> datetime:
@@ -61,7 +65,7 @@ class InvitationGone(NotFound):
     code = "invitation_gone"
 
     def __init__(self) -> None:
-        super().__init__(GONE)
+        super().__init__(gettext(GONE))
 
 
 @dataclass(frozen=True)
@@ -168,12 +172,12 @@ def _guest(m: RowMapping) -> Guest:
 def _owned_game_end(account_id: int, game_id: object) -> datetime | None:
     """When the account's game ended (None while it goes on); NotFound for a game it has not."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
-        raise NotFound(NO_GAME)
+        raise NotFound(gettext(NO_GAME))
     row = db.session.execute(
         select(Game.finished_at).where(Game.id == game_id, Game.account_id == account_id)
     ).first()
     if row is None:
-        raise NotFound(NO_GAME)
+        raise NotFound(gettext(NO_GAME))
     return row[0]
 
 
@@ -183,14 +187,14 @@ def _owned_game_end(account_id: int, game_id: object) -> datetime | None:
 def create(account_id: int, game_id: object, mode: object) -> tuple[Invitation, str]:
     """A new invitation to the account's game; its token is returned this once."""
     if mode not in MODES:
-        raise InvalidInput(BAD_MODE, "mode")
+        raise InvalidInput(gettext(BAD_MODE), "mode")
     assert isinstance(mode, str)
     finished_at = _owned_game_end(account_id, game_id)
     assert isinstance(game_id, int)
     moment = now()
     if finished_at is not None and finished_at + AFTER_END <= moment:
         raise Conflict(
-            "Ta gra skończyła się dawno: zaproszenie do niej już by nie działało.", "mode"
+            _("Ta gra skończyła się dawno: zaproszenie do niej już by nie działało."), "mode"
         )
     live_count = db.session.scalar(
         select(func.count())
@@ -200,8 +204,11 @@ def create(account_id: int, game_id: object, mode: object) -> tuple[Invitation, 
     )
     if (live_count or 0) >= MAX_LIVE_PER_GAME:
         raise Conflict(
-            f"Ta gra ma już {MAX_LIVE_PER_GAME} działających zaproszeń. Cofnij któreś, zanim "
-            "dodasz następne.",
+            _(
+                "Ta gra ma już %(num)d działających zaproszeń. Cofnij któreś, zanim dodasz "
+                "następne.",
+                num=MAX_LIVE_PER_GAME,
+            ),
             "mode",
         )
     token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -245,7 +252,7 @@ def revoke(account_id: int, game_id: object, invitation_id: object) -> None:
     request on. NotFound for another account's game or invitation, or one already revoked."""
     _owned_game_end(account_id, game_id)
     if isinstance(invitation_id, bool) or not isinstance(invitation_id, int):
-        raise NotFound(NO_INVITATION)
+        raise NotFound(gettext(NO_INVITATION))
     result = db.session.execute(
         update(_inv)
         .where(
@@ -258,7 +265,7 @@ def revoke(account_id: int, game_id: object, invitation_id: object) -> None:
     )
     if result.rowcount == 0:  # type: ignore[attr-defined]
         db.session.rollback()
-        raise NotFound(NO_INVITATION)
+        raise NotFound(gettext(NO_INVITATION))
     audit.record(
         audit.INVITATION_REVOKED, account_id, f"gra {game_id}, zaproszenie {invitation_id}"
     )

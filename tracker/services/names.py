@@ -18,6 +18,8 @@ import unicodedata
 
 import regex
 
+from ..i18n import _
+
 # A name's length as people count it: grapheme clusters, so "👨‍👩‍👧" (five code points) is one.
 GRAPHEME = regex.compile(r"\X")
 
@@ -132,13 +134,13 @@ def char_name(ch: str) -> str:
     if code in CONTROL_NAMES:
         return CONTROL_NAMES[code]
     if _CATEGORY["Cs"].match(ch):
-        return "połówka pary surogatów"
+        return _("połówka pary surogatów")
     if _CATEGORY["Co"].match(ch):
-        return "znak do użytku prywatnego"
+        return _("znak do użytku prywatnego")
     if _CATEGORY["Cn"].match(ch):
-        return "kod bez znaku w Unicode"
+        return _("kod bez znaku w Unicode")
     # The interpreter's Unicode may be older than regex's: a new character has no name there.
-    return unicodedata.name(ch, "") or "znak z nowszej wersji Unicode"
+    return unicodedata.name(ch, "") or _("znak z nowszej wersji Unicode")
 
 
 def refused_character(name: str) -> str | None:

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..collation import polish_sorted
 from ..extensions import db
+from ..i18n import N_, _, gettext, ngettext
 from ..models import GameSeat, Player, name_key
 from ..store import games as store
 from ..store import skill as skill_store
@@ -28,7 +29,7 @@ from .names import char_label, graphemes, has_visible_core, refused_character
 NAME_MAX = 30  # characters as people count them: "👨‍👩‍👧 Kowalscy" has 10
 # What the column holds (code points): room for 30 characters with a few emoji among them.
 NAME_CODE_POINTS = 120
-NO_PLAYER = "Nie ma takiego gracza."
+NO_PLAYER = N_("Nie ma takiego gracza.")  # shown through gettext
 
 
 class PlayerHasGames(Conflict):
@@ -56,17 +57,21 @@ def validate_name(raw: str | None) -> str:
     `name`) that says what is wrong, naming the character when one is refused."""
     name = unicodedata.normalize("NFC", clean_name(raw))
     if not name:
-        raise InvalidInput("Podaj imię gracza.", "name")
+        raise InvalidInput(_("Podaj imię gracza."), "name")
     if len(graphemes(name)) > NAME_MAX:
-        raise InvalidInput(f"Imię gracza może mieć najwyżej {NAME_MAX} znaków.", "name")
+        raise InvalidInput(
+            _("Imię gracza może mieć najwyżej %(num)d znaków.", num=NAME_MAX), "name"
+        )
     refused = refused_character(name)
     if refused is not None:
-        raise InvalidInput(f"Znak {char_label(refused)} nie może być w imieniu.", "name")
+        raise InvalidInput(
+            _("Znak %(char)s nie może być w imieniu.", char=char_label(refused)), "name"
+        )
     if len(name) > NAME_CODE_POINTS or len(name_key(name)) > NAME_CODE_POINTS:
         # 30 characters, but many of them emoji of several code points, or piled-up accents.
-        raise InvalidInput("Imię gracza jest za długie: skróć je albo użyj mniej emoji.", "name")
+        raise InvalidInput(_("Imię gracza jest za długie: skróć je albo użyj mniej emoji."), "name")
     if not has_visible_core(name):
-        raise InvalidInput("Imię gracza musi zawierać literę, cyfrę albo emoji.", "name")
+        raise InvalidInput(_("Imię gracza musi zawierać literę, cyfrę albo emoji."), "name")
     return name
 
 
@@ -92,7 +97,7 @@ def list_players_with_games(account_id: int) -> list[PlayerRow]:
 def get_player(account_id: int, player_id: int) -> Player:
     player = db.session.get(Player, player_id)
     if player is None or player.account_id != account_id:
-        raise NotFound(NO_PLAYER)
+        raise NotFound(gettext(NO_PLAYER))
     return player
 
 
@@ -111,7 +116,7 @@ def players_by_names(account_id: int, names: list[str]) -> list[Player]:
     cleaned = [validate_name(n) for n in names]
     keys = [name_key(n) for n in cleaned]
     if len(set(keys)) != len(keys):
-        raise InvalidInput("Każdy gracz może siedzieć przy stole tylko raz.", "players")
+        raise InvalidInput(_("Każdy gracz może siedzieć przy stole tylko raz."), "players")
     existing = {
         p.name_key: p
         for p in db.session.scalars(
@@ -141,7 +146,9 @@ def rename_player(account_id: int, player_id: int, new_name: str) -> Player:
         try:  # the unique key decides, also against a rename on another phone at the same moment
             db.session.commit()
         except IntegrityError:
-            raise InvalidInput("Inny gracz ma już takie imię.", "name") from None
+            # Rolled back before the message: choosing its language may read the account.
+            db.session.rollback()
+            raise InvalidInput(_("Inny gracz ma już takie imię."), "name") from None
     return player
 
 
@@ -154,17 +161,28 @@ def delete_player(account_id: int, player_id: int) -> str:
         games = games_of(player.id)
         if games:
             raise PlayerHasGames(
-                f"Nie można usunąć gracza {name}: jest zapisany w {_in_games(games)}. Usunąć "
-                "można tylko gracza bez gier; tę samą osobę zapisaną dwa razy połącz w jednego "
-                "gracza."
+                ngettext(
+                    "Nie można usunąć gracza %(name)s: jest zapisany w %(num)d grze. Usunąć "
+                    "można tylko gracza bez gier; tę samą osobę zapisaną dwa razy połącz w "
+                    "jednego gracza.",
+                    "Nie można usunąć gracza %(name)s: jest zapisany w %(num)d grach. Usunąć "
+                    "można tylko gracza bez gier; tę samą osobę zapisaną dwa razy połącz w "
+                    "jednego gracza.",
+                    games,
+                    name=name,
+                )
             )
         audit.record(audit.PLAYER_DELETED, account_id, f"gracz {player.id} ({name})")
         db.session.delete(player)
         try:  # a game started with them meanwhile: the seat's foreign key refuses
             db.session.commit()
         except IntegrityError:
+            db.session.rollback()  # before the message (its language may read the account)
             raise PlayerHasGames(
-                f"Nie można usunąć gracza {name}: właśnie zaczęła się gra z jego udziałem."
+                _(
+                    "Nie można usunąć gracza %(name)s: właśnie zaczęła się gra z jego udziałem.",
+                    name=name,
+                )
             ) from None
     return name
 
@@ -178,15 +196,22 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Play
     source = get_player(account_id, source_id)
     target = get_player(account_id, target_id)
     if source.id == target.id:
-        raise InvalidInput("Wybierz innego gracza niż ten, którego łączysz.", "target")
+        raise InvalidInput(_("Wybierz innego gracza niż ten, którego łączysz."), "target")
     names = (source.name, target.name)
-    refused = f"Nie można połączyć graczy {names[0]} i {names[1]}: "
     with store.writing():
         shared = _shared_games(source.id, target.id)
         if shared:
             raise PlayersShareAGame(
-                f"{refused}siedzą razem przy stole w {_in_games(shared)}, a w jednej grze "
-                "każdy ma jedno miejsce. To dwie różne osoby."
+                ngettext(
+                    "Nie można połączyć graczy %(first)s i %(second)s: siedzą razem przy stole "
+                    "w %(num)d grze, a w jednej grze każdy ma jedno miejsce. To dwie różne osoby.",
+                    "Nie można połączyć graczy %(first)s i %(second)s: siedzą razem przy stole "
+                    "w %(num)d grach, a w jednej grze każdy ma jedno miejsce. To dwie różne "
+                    "osoby.",
+                    shared,
+                    first=names[0],
+                    second=names[1],
+                )
             )
         try:
             locked = store.bump_versions_of_player(source.id)  # their seats get another name
@@ -201,7 +226,15 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Play
             )
             db.session.commit()
         except IntegrityError:  # a game that seats both was started meanwhile
-            raise PlayersShareAGame(f"{refused}właśnie zaczęli wspólną grę.") from None
+            db.session.rollback()  # before the message (its language may read the account)
+            raise PlayersShareAGame(
+                _(
+                    "Nie można połączyć graczy %(first)s i %(second)s: właśnie zaczęli wspólną "
+                    "grę.",
+                    first=names[0],
+                    second=names[1],
+                )
+            ) from None
     db.session.expire_all()  # the session's seats and players still say who sat where before
     return get_player(account_id, target_id), len(moved)
 
@@ -217,8 +250,3 @@ def _shared_games(a: int, b: int) -> int:
         )
         or 0
     )
-
-
-def _in_games(n: int) -> str:
-    """ "1 grze", "2 grach", "5 grach": the locative, after "w"."""
-    return f"{n} grze" if n == 1 else f"{n} grach"

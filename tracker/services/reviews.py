@@ -16,12 +16,14 @@ from datetime import datetime
 
 from .. import advisor, rules
 from ..advisor import Advice, AdvisorUnavailable, MoveAdvice, SeatReview
+from ..i18n import N_, gettext
 from ..rules import Code
 from . import game_view
 from .errors import Conflict, ServiceError
 
-NO_REVIEW_IN_POKER = "Poker kościany nie ma przeglądu gry: w nim nie wybiera się pól tabeli."
-ADVISOR_MISSING = (
+# Shown through `gettext` (in the language of the request).
+NO_REVIEW_IN_POKER = N_("Poker kościany nie ma przeglądu gry: w nim nie wybiera się pól tabeli.")
+ADVISOR_MISSING = N_(
     "Tabele oczekiwanych punktów dla tego wariantu nie są zbudowane "
     "(flask --app tracker advisor build)."
 )
@@ -124,13 +126,13 @@ def review_of(account_id: int, game_id: int) -> GameReview:
     view = game_view.load(account_id, game_id, log=False)
     variant = view.variant
     if view.is_poker or not isinstance(variant, rules.Variant):
-        raise NoReviewInPoker(NO_REVIEW_IN_POKER)
+        raise NoReviewInPoker(gettext(NO_REVIEW_IN_POKER))
     options: rules.Options = view.options
     turns = [(t.seat, t.dice_tuple, t.field or "", t.column or 0) for t in view.turns]
     try:
         seats = advisor.review_game(variant, options, len(view.seats), turns)
     except AdvisorUnavailable as exc:
-        raise AdvisorMissing(ADVISOR_MISSING) from exc
+        raise AdvisorMissing(gettext(ADVISOR_MISSING)) from exc
     stored = [[t for t in view.turns if t.seat == seat] for seat in range(len(view.seats))]
     players = tuple(
         PlayerReview(
@@ -178,8 +180,8 @@ def advise(
 ) -> Advice:
     """`advisor.advise` for the JSON API, a missing table answered as a service error."""
     if not advisor.supports(variant):
-        raise NoReviewInPoker(NO_REVIEW_IN_POKER)
+        raise NoReviewInPoker(gettext(NO_REVIEW_IN_POKER))
     try:
         return advisor.advise(variant, sheet, dice, options)
     except AdvisorUnavailable as exc:
-        raise AdvisorMissing(ADVISOR_MISSING) from exc
+        raise AdvisorMissing(gettext(ADVISOR_MISSING)) from exc

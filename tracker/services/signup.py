@@ -22,6 +22,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
+from ..i18n import N_, _, gettext, ngettext
 from ..models import Account, Invite, SignupAttempt, name_key, utcnow
 from . import accounts, audit
 from .errors import Conflict, InvalidInput, ServiceError, Throttled
@@ -40,7 +41,7 @@ ACTIVE_INVITES_MAX = 10  # unused, unexpired invites one account may hold at a t
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 16
 
-NAME_UNUSABLE = "Tej nazwy nie można użyć – wybierz inną."
+NAME_UNUSABLE = N_("Tej nazwy nie można użyć – wybierz inną.")  # shown through gettext
 
 # Audit log events (tracker/services/audit.py), written in the transaction they record.
 SIGNED_UP = "signed_up"
@@ -93,24 +94,26 @@ def sign_up(
     now = now or utcnow()
     mode = policy()
     if mode == "closed":
-        raise SignUpClosed("Zakładanie kont jest na tym serwerze wyłączone.")
+        raise SignUpClosed(_("Zakładanie kont jest na tym serwerze wyłączone."))
     _count_attempt(address_key(remote_addr), now)
     name = accounts.clean_name(name)
     if not name:
-        raise InvalidInput("Podaj nazwę konta.", "name")
+        raise InvalidInput(_("Podaj nazwę konta."), "name")
     if len(name) > accounts.NAME_MAX:
-        raise InvalidInput(f"Nazwa konta może mieć najwyżej {accounts.NAME_MAX} znaków.", "name")
+        raise InvalidInput(
+            _("Nazwa konta może mieć najwyżej %(num)d znaków.", num=accounts.NAME_MAX), "name"
+        )
     if len(password or "") < accounts.PASSWORD_MIN:
-        raise InvalidInput(accounts.PASSWORD_TOO_SHORT, "password")
+        raise InvalidInput(accounts.password_too_short(), "password")
     digest = None
     if mode == "invite":
         if not normalize_code(invite_code):
-            raise InvalidInput("Podaj kod zaproszenia.", "invite")
+            raise InvalidInput(_("Podaj kod zaproszenia."), "invite")
         digest = _digest(invite_code or "")
         _check_invite(digest, now)  # before the name: no code, no answer about names
     key = name_key(name)
     if db.session.scalar(select(Account.id).where(Account.name_key == key)) is not None:
-        raise InvalidInput(NAME_UNUSABLE, "name")
+        raise InvalidInput(gettext(NAME_UNUSABLE), "name")
     # Hashed before the transaction: the database stays free for others meanwhile.
     account = Account(
         name=name, name_key=key, password_hash=accounts.hash_password(password), created_at=now
@@ -131,7 +134,7 @@ def sign_up(
             if used.rowcount != 1:  # type: ignore[attr-defined]
                 db.session.rollback()
                 _check_invite(digest, now)
-                raise InvalidInput(INVITE_USED, "invite")  # taken a moment ago
+                raise InvalidInput(gettext(INVITE_USED), "invite")  # taken a moment ago
         db.session.add(account)
         db.session.flush()
         if digest is not None:
@@ -144,7 +147,7 @@ def sign_up(
         db.session.commit()
     except IntegrityError:  # the same name signed up from another browser meanwhile
         db.session.rollback()
-        raise InvalidInput(NAME_UNUSABLE, "name") from None
+        raise InvalidInput(gettext(NAME_UNUSABLE), "name") from None
     except BaseException:
         db.session.rollback()
         raise
@@ -199,15 +202,20 @@ def _throttled(addr: str, since: datetime, now: datetime) -> Throttled:
     seconds = ((oldest or now) + ATTEMPT_WINDOW - now).total_seconds()
     minutes = max(1, math.ceil(seconds / 60))
     return Throttled(
-        f"Za dużo prób założenia konta z tego adresu. Spróbuj ponownie za {minutes} min."
+        ngettext(
+            "Za dużo prób założenia konta z tego adresu. Spróbuj ponownie za %(num)d min.",
+            "Za dużo prób założenia konta z tego adresu. Spróbuj ponownie za %(num)d min.",
+            minutes,
+        )
     )
 
 
 # --- invite codes ----------------------------------------------------------------------------
 
-INVITE_UNKNOWN = "Nieprawidłowy kod zaproszenia."
-INVITE_USED = "Ten kod zaproszenia został już wykorzystany."
-INVITE_EXPIRED = "Ten kod zaproszenia wygasł – poproś o nowy."
+# Shown through `gettext` (in the language of the request).
+INVITE_UNKNOWN = N_("Nieprawidłowy kod zaproszenia.")
+INVITE_USED = N_("Ten kod zaproszenia został już wykorzystany.")
+INVITE_EXPIRED = N_("Ten kod zaproszenia wygasł – poproś o nowy.")
 
 
 def new_code() -> str:
@@ -230,11 +238,11 @@ def _check_invite(digest: str, now: datetime) -> None:
         select(_invites.c.used_at, _invites.c.expires_at).where(_invites.c.code_hash == digest)
     ).first()
     if row is None:
-        raise InvalidInput(INVITE_UNKNOWN, "invite")
+        raise InvalidInput(gettext(INVITE_UNKNOWN), "invite")
     if row.used_at is not None:
-        raise InvalidInput(INVITE_USED, "invite")
+        raise InvalidInput(gettext(INVITE_USED), "invite")
     if row.expires_at <= now:
-        raise InvalidInput(INVITE_EXPIRED, "invite")
+        raise InvalidInput(gettext(INVITE_EXPIRED), "invite")
 
 
 def create_invite(
@@ -244,11 +252,16 @@ def create_invite(
     `account_id` None: made from the command line."""
     now = now or utcnow()
     if not 1 <= days <= INVITE_DAYS_MAX:
-        raise InvalidInput(f"Zaproszenie może być ważne od 1 do {INVITE_DAYS_MAX} dni.")
+        raise InvalidInput(
+            _("Zaproszenie może być ważne od 1 do %(num)d dni.", num=INVITE_DAYS_MAX)
+        )
     if account_id is not None and len(active_invites(account_id, now)) >= ACTIVE_INVITES_MAX:
         raise Conflict(
-            f"To konto ma już {ACTIVE_INVITES_MAX} ważnych, niewykorzystanych zaproszeń: "
-            "poczekaj, aż ktoś ich użyje albo wygasną."
+            _(
+                "To konto ma już %(num)d ważnych, niewykorzystanych zaproszeń: poczekaj, aż "
+                "ktoś ich użyje albo wygasną.",
+                num=ACTIVE_INVITES_MAX,
+            )
         )
     code = new_code()
     invite = Invite(
