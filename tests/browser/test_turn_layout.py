@@ -181,6 +181,9 @@ def test_triples_39_cells_are_one_short_swipe_away(
         other.goto(page.url.split("?")[0])
         other.get_by_label("Kości", exact=True).fill(DICE)
         other.get_by_role("button", name="Pokaż punkty").click()
+        # The form's GET is a navigation: measure the page it lands on, not the one it leaves.
+        other.wait_for_url(re.compile(r"dice=.*#pola$"))
+        other.wait_for_load_state()
         seen = reach(other)
         assert seen["inside"] == 39, seen
     finally:

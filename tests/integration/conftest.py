@@ -8,6 +8,9 @@ one marked `shared_app` shares one app with the rest of its module (for tests th
 With `KOSCI_TEST_POSTGRES_URL` set, every test that uses an app runs twice, `[sqlite]` and
 `[postgresql]` (the `backend` fixture, parametrized per module), the second on a schema of its own
 on that server (tests/postgres.py). A test marked `sqlite_only("why")` is skipped on PostgreSQL.
+A module marked `one_backend("why")` runs on SQLite only and says why: what it tests does not
+depend on the database (a language, a stateless rules endpoint, headers), and the queries it
+makes are run on PostgreSQL by the modules that test them.
 """
 
 from __future__ import annotations
@@ -31,12 +34,17 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only(reason): the test is about SQLite; skipped on PostgreSQL"
     )
+    config.addinivalue_line(
+        "markers", "one_backend(reason): nothing database-specific; not repeated on PostgreSQL"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """With PostgreSQL configured, each test with an app runs on both back ends; grouped per
     module, so a module's shared app is built once per back end."""
     backends = postgres.databases()
+    if metafunc.definition.get_closest_marker("one_backend") is not None:
+        return
     if "backend" in metafunc.fixturenames and len(backends) > 1:
         metafunc.parametrize("backend", backends, indirect=True, scope="module")
 

@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 
 # These endpoints write nothing: one app for the module.
-pytestmark = pytest.mark.shared_app
+pytestmark = [pytest.mark.shared_app, pytest.mark.one_backend("the rules endpoints: stateless")]
 
 SCORE = "/api/v1/score"
 RANK = "/api/v1/poker/rank"

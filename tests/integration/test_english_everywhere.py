@@ -30,6 +30,8 @@ from tracker.services import accounts, corrections, game_view, games, invitation
 
 from .test_accounts import sign_up
 
+pytestmark = pytest.mark.one_backend("the pages' language, not the database")
+
 POLISH = re.compile(r"[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]")
 # The game's own words, Polish in every language by design (the glossary of the translation):
 ALLOWED = (

@@ -17,6 +17,8 @@ from tracker.services import accounts
 
 from .test_accounts import PASSWORD, SIGN_IN, sign_in
 
+pytestmark = pytest.mark.one_backend("the language chosen, not the database")
+
 SWITCH = "/jezyk"
 SWITCH_TOKEN = re.compile(
     r'action="/jezyk">\s*<input type="hidden" name="csrf_token" value="([^"]+)"'

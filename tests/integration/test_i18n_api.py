@@ -17,6 +17,8 @@ from tracker.i18n import LANGUAGE_COOKIE
 from .test_api_games import GAMES, Api, account_with_token, fill_standard_sheet
 from .test_game_pages import Table, sign_up, text_of
 
+pytestmark = pytest.mark.one_backend("the language of the API's errors, not the database")
+
 ENGLISH = {"Accept-Language": "en"}
 POLISH = {"Accept-Language": "pl"}
 

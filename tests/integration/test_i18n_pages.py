@@ -12,6 +12,8 @@ from tracker.services import games
 
 from .test_game_pages import FULL_SHEET, Table, sign_up, text_of
 
+pytestmark = pytest.mark.one_backend("the pages' language, not the database")
+
 
 @pytest.fixture
 def english(app: Flask, client: FlaskClient) -> Table:

@@ -23,6 +23,8 @@ from tracker.services import accounts
 
 from .apps import dispose_engines
 
+pytestmark = pytest.mark.one_backend("headers and proxies, not the database")
+
 PASSWORD = "Kości i kubek 2024"
 HTTPS = "https://localhost"
 HTTP = "http://localhost"  # said outright: with KOSCI_HTTPS the test client defaults to https

@@ -19,6 +19,8 @@ from flask.testing import FlaskClient
 from tracker.i18n import LANGUAGE_COOKIE
 from tracker.main import app_shell
 
+pytestmark = pytest.mark.one_backend("the manifest, the worker and the offline page: no database")
+
 REPO = Path(__file__).resolve().parents[2]
 CSS = REPO / "static" / "css"
 PASSWORD = "tajne hasło 123"

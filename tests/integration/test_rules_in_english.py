@@ -8,7 +8,10 @@ from flask.testing import FlaskClient
 
 from tracker.i18n import LANGUAGE_COOKIE
 
-pytestmark = pytest.mark.shared_app
+pytestmark = [
+    pytest.mark.shared_app,
+    pytest.mark.one_backend("the rules' texts in English: stateless"),
+]
 
 SCORE = "/api/v1/score"
 ENGLISH = {"Accept-Language": "en"}

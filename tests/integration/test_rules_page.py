@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from tracker.rules import SCANDINAVIAN, STANDARD, VARIANT_NAMES, Hand
 
 # The page writes nothing: one app for the module (tests/integration/conftest.py).
-pytestmark = pytest.mark.shared_app
+pytestmark = [pytest.mark.shared_app, pytest.mark.one_backend("the rules page: stateless")]
 
 
 @pytest.fixture

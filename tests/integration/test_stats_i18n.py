@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from stats_builders import play_table_game, standard_sheet
@@ -16,6 +17,10 @@ from tracker.models import Account
 from tracker.services import stats
 
 from .test_game_pages import sign_up, text_of
+
+pytestmark = pytest.mark.one_backend(
+    "the statistics' language; their queries run on PostgreSQL in test_stats"
+)
 
 
 def _account(app: Flask, client: FlaskClient) -> int:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask, render_template_string
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, StringField
 from wtforms.validators import DataRequired
+
+pytestmark = pytest.mark.one_backend("templates, not the database")
 
 FORM_PAGE = """
 {% from "_forms.html" import field, form_errors, submit %}
