@@ -8,9 +8,6 @@ the arguments of logging calls (`logger.*`, `app.logger.*`, `logging.*`), of the
 `# i18n: not shown`; the CLI modules (`CLI_ONLY`); and tracker/rules/ and
 tracker/advisor/, pure modules that cannot import Flask (they speak in codes, and mark their
 sentences with their own `N_`).
-
-Modules not converted yet are listed in `NOT_YET_TRANSLATED`: their test is expected to fail
-(xfail, strict), so converting one means removing it from the set.
 """
 
 from __future__ import annotations
@@ -29,7 +26,6 @@ CLI_ONLY = frozenset({"cli.py", "commands.py", "advisor_cli.py", "backup.py"})
 # A line that says so holds a text no one reads as language (an alphabet, a brand).
 NOT_SHOWN_MARK = "# i18n: not shown"
 
-NOT_YET_TRANSLATED: set[str] = set()
 
 POLISH_LETTER = re.compile(r"[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]")
 TRANSLATING = frozenset({"_", "gettext", "ngettext", "lazy_gettext", "lazy_ngettext", "N_"})
@@ -107,24 +103,9 @@ def untranslated(source: str, name: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(strict=True, reason="not translated yet")
-            if name in NOT_YET_TRANSLATED
-            else (),
-        )
-        for name in module_names()
-    ],
-)
+@pytest.mark.parametrize("name", module_names())
 def test_every_polish_text_of_the_module_is_marked(name: str):
     assert untranslated((PACKAGE / name).read_text(encoding="utf-8"), name) == []
-
-
-def test_the_not_yet_list_names_only_modules_that_exist():
-    assert set(module_names()) >= NOT_YET_TRANSLATED
 
 
 def test_the_scan_finds_what_is_shown_and_skips_the_rest():

@@ -6,10 +6,6 @@ a meta description, a button's value), that holds a letter is a failure, listed 
 `template:line: "text"`. Inside expressions, a string that looks like words (a Polish letter, or
 a capitalised word) must be an argument of `_`, `gettext` or `ngettext`, and the Polish-only
 `plural()` must be gone (`ngettext("%(num)d gra", "%(num)d gier", n)` instead).
-
-Templates not converted yet are listed in `NOT_YET_TRANSLATED`: their test is expected to fail
-(xfail, strict), so converting one means removing it from the set, and a converted template
-left in the set fails too.
 """
 
 from __future__ import annotations
@@ -23,7 +19,6 @@ from jinja2 import Environment, FileSystemLoader
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
-NOT_YET_TRANSLATED: set[str] = set()
 
 # Texts with letters that are no language (keep it short; words of a language are translated).
 ALLOWED = frozenset({"flask --app tracker create-account"})
@@ -150,24 +145,9 @@ def untranslated(name: str) -> list[str]:
     return finder.found + problems
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(strict=True, reason="not translated yet")
-            if name in NOT_YET_TRANSLATED
-            else (),
-        )
-        for name in template_names()
-    ],
-)
+@pytest.mark.parametrize("name", template_names())
 def test_every_text_of_the_template_is_translated(name: str):
     assert untranslated(name) == []
-
-
-def test_the_not_yet_list_names_only_templates_that_exist():
-    assert set(template_names()) >= NOT_YET_TRANSLATED
 
 
 def test_the_check_finds_text_attributes_and_plural(tmp_path: Path, monkeypatch):
