@@ -57,24 +57,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 # With pytest-xdist (`-n 2 --dist loadgroup`, the README's test command) the tests that use the
-# real server run in groups, each in one worker, one test after another as without xdist: the
-# browser tests (their `serve` and Chromium) in two groups of about equal length, and the
-# end-to-end tests (theirs, on SQLite and on PostgreSQL). Each worker starts its own servers; the
-# unit and integration tests fill in. A live test waits on a browser or a server much of its time,
-# so the groups overlap well on two cores.
+# real server run in two groups, each in one worker, one test after another as without xdist:
+# the browser tests (their `serve` and Chromium) and the end-to-end tests (theirs, on SQLite and
+# on PostgreSQL). Each worker starts its own servers; the unit and integration tests fill in.
+# (The browser tests split in two groups ran slower: two Chromiums at once on two cores.)
 BROWSER_GROUP = pytest.mark.xdist_group("live-browser")
-SECOND_BROWSER_GROUP = pytest.mark.xdist_group("live-browser-2")
-# The browser modules of the second group (the longest: about half of the browser tests' time).
-SECOND_BROWSER_MODULES = frozenset(
-    {
-        "test_accessibility.py",
-        "test_live_table.py",
-        "test_i18n_play.py",
-        "test_bgstats.py",
-        "test_stats.py",
-        "test_skill.py",
-    }
-)
 E2E_GROUP = pytest.mark.xdist_group("live-e2e")
 
 
@@ -83,8 +70,7 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     `pytest_collection_modifyitems` (xdist's loadgroup reads the groups there)."""
     if item.path.is_relative_to(BROWSER_TESTS_DIR):
         item.add_marker(pytest.mark.browser)
-        second = item.path.name in SECOND_BROWSER_MODULES
-        item.add_marker(SECOND_BROWSER_GROUP if second else BROWSER_GROUP)
+        item.add_marker(BROWSER_GROUP)
     elif item.path.is_relative_to(E2E_TESTS_DIR):
         item.add_marker(pytest.mark.e2e)
         item.add_marker(E2E_GROUP)

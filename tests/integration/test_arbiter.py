@@ -21,7 +21,10 @@ from unit.arbiter_cases import CASES, GENERAL_50_SIXES, LOWER_FULL, Case
 from tracker.rules import STANDARD
 
 # These endpoints write nothing: one app for the module.
-pytestmark = pytest.mark.shared_app
+pytestmark = [
+    pytest.mark.shared_app,
+    pytest.mark.one_backend("the referee is stateless: it stores nothing"),
+]
 
 TABLE = "/sedzia"
 POKER = "/sedzia/poker"
