@@ -23,7 +23,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..rules import Dice, Options, Sheet, Variant, evaluate, sheet_totals, write_move
+from ..rules import (
+    Dice,
+    Options,
+    Placement,
+    Sheet,
+    Variant,
+    evaluate,
+    sheet_totals,
+    write_move,
+)
 from ..rules.sheet import Column, empty_sheet
 from .specs import Spec, spec_for
 from .store import AdvisorUnavailable, table
@@ -124,24 +133,56 @@ def _free(variant: Variant, sheet: Sheet) -> int:
     return len(variant.table.fields) * variant.columns - sum(len(c.cells) for c in sheet)
 
 
-def _column_remaining(spec: Spec, variant: Variant, sheet: Sheet) -> list[float]:
-    """Each column's points still to come, times its multiplier."""
-    values = table(spec.key)
-    return [
-        mult * values.remaining(spec.index_of(col))
-        for col, mult in zip(sheet, variant.multipliers, strict=True)
-    ]
-
-
-def _remaining(spec: Spec, variant: Variant, sheet: Sheet) -> float:
-    columns = sum(_column_remaining(spec, variant, sheet))
-    return columns + _flexibility(variant, _free(variant, sheet))
-
-
 def expected_total(variant: Variant, sheet: Sheet, options: Options | None = None) -> float:
     """Points on the sheet plus the points still to come under optimal play (before a roll)."""
-    spec = _spec(variant, options)
-    return sheet_totals(variant, sheet, options).total + _remaining(spec, variant, sheet)
+    return _Position(_spec(variant, options), variant, sheet, options).expected
+
+
+class _Position:
+    """A sheet as the tables price it: its total, each column's state and the value still to
+    come in it, and how many fields are free. `advise` prices one roll on it; `summarise_seat`
+    prices every turn of a game and follows the chosen moves (`move`) instead of recomputing."""
+
+    def __init__(self, spec: Spec, variant: Variant, sheet: Sheet, options: Options | None):
+        self.spec = spec
+        self.variant = variant
+        self.values = table(spec.key)
+        self.total = sheet_totals(variant, sheet, options).total
+        self.states = [spec.state_of(col) for col in sheet]
+        self.columns = [
+            mult * self.values.remaining(spec.index(*state))
+            for state, mult in zip(self.states, variant.multipliers, strict=True)
+        ]
+        self.free = _free(variant, sheet)
+
+    @property
+    def expected(self) -> float:
+        """The expected final total before the roll."""
+        return self.total + sum(self.columns) + _flexibility(self.variant, self.free)
+
+    def priced(
+        self, sheet: Sheet, dice: Dice, options: Options | None
+    ) -> list[tuple[float, Placement, tuple[int, int, bool], float]]:
+        """Every move the rules allow for the dice: (expected final total after it, the move,
+        its column's new state, that column's value still to come)."""
+        spec, values = self.spec, self.values
+        columns_sum = sum(self.columns)
+        flex_after = _flexibility(self.variant, self.free - 1)  # every move leaves one fewer
+        priced = []
+        for p in evaluate(self.variant, sheet, dice, options).moves:
+            # A move changes one column: only its new state is looked up.
+            state = spec.after(self.states[p.column], p.field, p.points)
+            column_value = p.multiplier * values.remaining(spec.index(*state))
+            rest = columns_sum - self.columns[p.column] + flex_after
+            priced.append((self.total + p.gain + rest + column_value, p, state, column_value))
+        return priced
+
+    def move(self, p: Placement, state: tuple[int, int, bool], column_value: float) -> None:
+        """Follow the move `priced` gave this state and value for."""
+        self.states[p.column] = state
+        self.columns[p.column] = column_value
+        self.total += p.gain
+        self.free -= 1
 
 
 def advise(
@@ -149,33 +190,23 @@ def advise(
 ) -> Advice:
     """The sheet's expected final total, and every move these dice allow, best first."""
     spec = _spec(variant, options)
-    values = table(spec.key)
-    total = sheet_totals(variant, sheet, options).total
-    states = [spec.state_of(col) for col in sheet]
-    columns = [
-        mult * values.remaining(spec.index(*state))
-        for state, mult in zip(states, variant.multipliers, strict=True)
-    ]
-    free = _free(variant, sheet)
-    columns_sum = sum(columns)
-    expected = total + columns_sum + _flexibility(variant, free)
+    position = _Position(spec, variant, sheet, options)
+    expected = position.expected
     if dice is None:
-        return Advice(variant.id, is_exact(variant), expected, (), total)
-    priced = []
-    flex_after = _flexibility(variant, free - 1)  # every move leaves one field fewer
-    for p in evaluate(variant, sheet, dice, options).moves:
-        # A move changes one column: only its new state is looked up.
-        state = spec.after(states[p.column], p.field, p.points)
-        rest = columns_sum - columns[p.column] + flex_after
-        value = total + p.gain + rest + p.multiplier * values.remaining(spec.index(*state))
-        priced.append((-value, p.column, spec.bits[p.field], p))
-    priced.sort(key=lambda item: item[:3])
+        return Advice(variant.id, is_exact(variant), expected, (), position.total)
+    priced = sorted(
+        (
+            (-value, p.column, spec.bits[p.field], p)
+            for value, p, _, _ in position.priced(sheet, dice, options)
+        ),
+        key=lambda item: item[:3],
+    )
     best = -priced[0][0] if priced else 0.0
     moves = tuple(
         MoveAdvice(p.column, p.field, p.label, p.points, p.extra_bonus, -neg, best + neg, p.gain)
         for neg, _, _, p in priced
     )
-    return Advice(variant.id, is_exact(variant), expected, moves, total)
+    return Advice(variant.id, is_exact(variant), expected, moves, position.total)
 
 
 @dataclass(frozen=True)
@@ -288,44 +319,27 @@ def summarise_seat(
     same floats; what is left out is what only a page shows: sorting the moves, naming the
     best ones, and the sheet's total and every column's value recomputed on each turn (here
     they follow the moves, as the chosen move changes one column)."""
-    spec = _spec(variant, options)
-    values = table(spec.key)
     sheet: Sheet = empty_sheet(variant)
-    start = expected_total(variant, sheet, options)
-    total = sheet_totals(variant, sheet, options).total
-    states = [spec.state_of(col) for col in sheet]
-    columns = [
-        mult * values.remaining(spec.index(*state))
-        for state, mult in zip(states, variant.multipliers, strict=True)
-    ]
-    free = _free(variant, sheet)
+    position = _Position(_spec(variant, options), variant, sheet, options)
+    start = position.expected
     loss = 0.0
     expected_now = start
     count = 0
     for dice, field_id, column in turns:
-        columns_sum = sum(columns)
-        flex_after = _flexibility(variant, free - 1)
-        best = float("-inf")
-        chosen = None
-        for p in evaluate(variant, sheet, dice, options).moves:
-            state = spec.after(states[p.column], p.field, p.points)
-            column_value = p.multiplier * values.remaining(spec.index(*state))
-            value = total + p.gain + (columns_sum - columns[p.column] + flex_after) + column_value
-            best = max(best, value)
-            if p.field == field_id and p.column == column:
-                chosen = (p, value, state, column_value)
+        priced = position.priced(sheet, dice, options)
+        chosen = next((m for m in priced if m[1].field == field_id and m[1].column == column), None)
         if chosen is None:  # the rules refuse it: the turns were not written by these rules
             write_move(variant, sheet, dice, field_id, column)  # raises MoveRefused
             raise AdvisorUnavailable(f"{field_id} is not a move for {dice}")
-        move, value, states[column], columns[column] = chosen
-        turn_loss = best + -value  # as `advise` computes a move's loss
+        value, move, state, column_value = chosen
+        turn_loss = max(m[0] for m in priced) + -value  # as `advise` computes a move's loss
         loss += 0.0 if turn_loss < EQUAL_WITHIN else turn_loss
         expected_now = value
-        total += move.gain
-        free -= 1
+        position.move(move, state, column_value)
         count += 1
         col = sheet[column].write(field_id, move.points, move.extra_bonus)
         sheet = sheet[:column] + (col,) + sheet[column + 1 :]
+    total = position.total
     return SeatSummary(
         variant.id, is_exact(variant), start, count, loss, expected_now - start + loss, total
     )
