@@ -193,7 +193,7 @@ def get_game(game_id: int) -> Response:
     else:
         view = games.load(account_id, game_id)
         response = jsonify(game_json(view))
-        etag = f"{view.game.uid}.{view.game.version}"  # of what is sent, if a write came between
+        etag = view.game.stamp  # of what is sent, if a write came between
     response.set_etag(etag)
     return response
 

@@ -75,7 +75,7 @@ def _load(game_id: int) -> GameView:
 
 
 def _etag(view: GameView) -> str:
-    return f"{view.game.uid}.{view.game.version}"
+    return view.game.stamp
 
 
 @bp.get("/gry/<int:game_id>/stan")

@@ -168,7 +168,7 @@ def review_of(account_id: int, game_id: int) -> GameReview:
         view.game.started_at,
         view.finished,
         players,
-        etag=f"{view.game.uid}.{view.game.version}",
+        etag=view.game.stamp,
     )
 
 

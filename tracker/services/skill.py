@@ -118,19 +118,27 @@ def review_finished(view: GameView) -> bool | None:
     lock, as `review_games` does. Whether reviews were stored; None when storing failed: the
     turn stands, and `serve` completes the game's reviews when it next starts (logged)."""
     rows = _reviewed(view.game.id, view.variant, view.options, view.seats, view.turns)
-    read_as = f"{view.game.uid}.{view.game.version}"
     try:
-        with game_store.writing():
-            if not store.lock_game(view.game.id):
-                done = None
-            elif game_store.game_stamp(view.game.account_id, view.game.id) == read_as:
-                done = _store(view.game.id, rows)
-            else:
-                done = recompute_game(view.game.id)
-            db.session.commit()
+        return _store_as_judged(view.game.id, view.game.account_id, view.game.stamp, rows)
     except SQLAlchemyError:
         logger.exception("The reviews of game %s were not stored", view.game.id)
         return None
+
+
+def _store_as_judged(
+    game_id: int, account_id: int, judged_at: str, rows: list[store.ReviewRow] | None
+) -> bool | None:
+    """Store rows judged outside any lock from the game as it stood at `judged_at` (its
+    `<uid>.<version>` stamp), in a short transaction under the game's lock; judged again under
+    the lock if the game changed meanwhile. Whether reviews were stored; None: the game is gone."""
+    with game_store.writing():
+        if not store.lock_game(game_id):
+            done = None
+        elif game_store.game_stamp(account_id, game_id) == judged_at:
+            done = _store(game_id, rows)
+        else:
+            done = recompute_game(game_id)
+        db.session.commit()
     return done
 
 
@@ -208,15 +216,7 @@ def review_games(game_ids: Iterable[int], *, only_missing: bool = False) -> Revi
             variant = rules.find_variant(game.variant)
             table_game = variant.kind == "table"
             rows = _reviewed(game_id, variant, game.options or None, seats, turns)
-        read_as = f"{game.uid}.{game.version}"
-        with game_store.writing():
-            if not store.lock_game(game_id):
-                done = None
-            elif game_store.game_stamp(game.account_id, game_id) == read_as:
-                done = _store(game_id, rows)
-            else:
-                done = recompute_game(game_id)
-            db.session.commit()
+        done = _store_as_judged(game_id, game.account_id, game.stamp, rows)
         if done:
             reviewed += 1
         elif done is False and table_game:

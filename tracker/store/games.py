@@ -20,7 +20,7 @@ from ..backup import sqlite_file
 from ..extensions import db
 from ..models import Game, GameSeat, Player, Turn
 from .direct import Direct
-from .rows import GameLock, GameRow, PlayerRef, SeatRow, TurnRow
+from .rows import GameLock, GameRow, PlayerRef, SeatRow, TurnRow, stamp_of
 from .writers import WriterQueue, queue_for
 
 _games = Game.__table__
@@ -196,7 +196,7 @@ def game_stamp(account_id: int, game_id: int) -> str | None:
     """The game's state in one word, `<uid>.<version>`, which changes with every write to it
     and is never repeated by another game; None when the account has no such game."""
     row = _conn().execute(_STAMP, {"game_id": game_id, "owner_id": account_id}).first()
-    return None if row is None else f"{row[0]}.{row[1]}"
+    return None if row is None else stamp_of(row[0], row[1])
 
 
 def insert_game(

@@ -17,6 +17,10 @@ class PlayerRef:
     name: str
 
 
+def stamp_of(uid: str, version: int) -> str:
+    return f"{uid}.{version}"
+
+
 @dataclass
 class GameRow:
     id: int
@@ -33,6 +37,12 @@ class GameRow:
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+    @property
+    def stamp(self) -> str:
+        """The game's state in one word, `<uid>.<version>` (as `store.games.game_stamp` reads
+        it): every write changes it, and no other game ever has it."""
+        return stamp_of(self.uid, self.version)
 
     def at_version(self, version: int) -> GameRow:
         return GameRow(
