@@ -21,10 +21,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, g, request, session, url_for
 from flask_login import current_user
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 
-from .extensions import db
 from .i18n import N_, gettext
 from .services import invitations
 from .services.invitations import Guest
@@ -120,29 +117,9 @@ def _admit() -> None:
         if visitor.watching:
             abort(403, gettext(WATCH_ONLY))
         g.guest = visitor
-        _confirm_before_commit(visitor)
+        invitations.confirm_before_commit(visitor)
         return
     abort(404)
-
-
-def _confirm_before_commit(visitor: Guest) -> None:
-    """Ask again inside the write's own transaction, after the game's lock (the write's first
-    statement): a revocation that came after the check above still stops the write, and one
-    that comes during it waits for it (`invitations.confirm_for_write`). The write's commit
-    then fails with InvitationGone, a NotFound the view answers 404."""
-    current_session = db.session()
-
-    def confirm(_session: Session) -> None:
-        invitations.confirm_for_write(visitor)
-
-    event.listen(current_session, "before_commit", confirm)
-    g.guest_confirm = (current_session, confirm)
-
-
-def _forget_confirm(_exc: BaseException | None) -> None:
-    pending = g.pop("guest_confirm", None)
-    if pending is not None:
-        event.remove(pending[0], "before_commit", pending[1])
 
 
 def is_guest() -> bool:
@@ -153,6 +130,5 @@ def register_guests(app: Flask) -> None:
     """The guard before every request, and `is_guest()` / `guest_watching()` for templates
     (a guest sees no button that would answer 404 or 403)."""
     app.before_request(_admit)
-    app.teardown_request(_forget_confirm)
     app.add_template_global(is_guest, "is_guest")
     app.add_template_global(watching, "guest_watching")

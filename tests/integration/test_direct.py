@@ -3,6 +3,7 @@ same rows, types and errors as through `Connection.execute`, on SQLite and Postg
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 import pytest
@@ -102,3 +103,99 @@ def test_seat_figures_are_written_for_every_seat_given(app: Flask):
         (100, True, 2, 1),
         (101, False, 2, 1),
     ]
+
+
+# --- own_write: the turn's transaction on a connection of its own ----------------------------
+
+
+def version_of(game_id: int) -> int:
+    return int(db.session.scalar(select(Game.version).where(Game.id == game_id)))
+
+
+def test_an_own_write_commits_when_its_block_ends_and_makes_no_orm_session(app: Flask):
+    at = datetime(2026, 12, 1, 18, 30)
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game_id = games.create_game(account, "standard", ["Ala"]).game.id
+        db.session.remove()
+        with store.own_write():
+            store.lock_game(account, game_id)
+            store.insert_turn(game_id, a_turn(1, at))
+            assert not db.session.registry.has()  # the statements ran on the write's own
+        assert not db.session.registry.has()
+        assert version_of(game_id) == 1
+        assert len(db.session.scalars(select(Turn).where(Turn.game_id == game_id)).all()) == 1
+
+
+def test_an_own_write_rolls_back_on_any_error(app: Flask):
+    at = datetime(2026, 12, 1, 18, 30)
+
+    def write(account: int, game_id: int, then: Callable[[], object]) -> None:
+        with store.own_write():
+            store.lock_game(account, game_id)
+            store.insert_turn(game_id, a_turn(1, at))
+            then()
+
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game_id = games.create_game(account, "standard", ["Ala"]).game.id
+        with pytest.raises(exc.IntegrityError):  # the same seq twice
+            write(account, game_id, lambda: store.insert_turn(game_id, a_turn(1, at)))
+        with pytest.raises(ZeroDivisionError):
+            write(account, game_id, lambda: 1 / 0)
+        assert version_of(game_id) == 0
+        assert db.session.scalars(select(Turn).where(Turn.game_id == game_id)).all() == []
+
+
+def test_an_own_write_ended_by_rollback_keeps_nothing_and_runs_no_commit_check(app: Flask):
+    checked: list[str] = []
+    with app.test_request_context():
+        account = new_account("Kowalscy")
+        game_id = games.create_game(account, "standard", ["Ala"]).game.id
+        store.check_before_commit(lambda: checked.append("asked"))
+        with store.own_write() as write:
+            store.lock_game(account, game_id)
+            write.rollback()
+        assert checked == []
+        assert version_of(game_id) == 0
+
+
+def test_the_requests_commit_checks_run_inside_both_kinds_of_write_and_can_stop_them(app: Flask):
+    """A guest's write asks again before it commits (`invitations.confirm_before_commit`),
+    whether the write is the ORM session's or its own."""
+
+    class Refused(Exception):
+        pass
+
+    seen: list[int | None] = []
+
+    def check() -> None:
+        # Inside the write's transaction: it sees the version the write's lock raised.
+        seen.append(store.connection().execute(select(Game.version)).scalar())
+        raise Refused
+
+    with app.test_request_context():
+        account = new_account("Kowalscy")
+        game_id = games.create_game(account, "standard", ["Ala"]).game.id
+        store.check_before_commit(check)
+
+        def own() -> None:
+            with store.own_write():
+                store.lock_game(account, game_id)
+
+        def sessions() -> None:
+            with store.writing():
+                store.lock_game(account, game_id)
+                db.session.commit()
+
+        with pytest.raises(Refused):
+            own()
+        with pytest.raises(Refused):
+            sessions()
+        assert seen == [1, 1]
+        assert version_of(game_id) == 0
+
+
+def test_own_writes_do_not_nest(app: Flask):
+    with app.app_context(), store.own_write(), pytest.raises(RuntimeError):
+        store.own_write().__enter__()

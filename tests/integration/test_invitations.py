@@ -615,6 +615,28 @@ def test_a_revocation_after_the_first_check_still_stops_the_write(
     assert version == 0  # nothing of the write was kept
 
 
+def test_a_revocation_after_the_first_check_still_stops_an_undo(
+    family: Family, monkeypatch: pytest.MonkeyPatch
+):
+    """The same for a write through the ORM session (an undo): it asks again before commit."""
+    invitation_id, url = family.invite("play")
+    phone = join(family.app, url)
+    assert write_turn(phone, family.game_id, "66612", "sixes", seq=1).status_code == 303
+    csrf = csrf_of(phone, f"/gry/{family.game_id}")
+    with family.app.app_context():
+        stale = invitations.guest(
+            invitation_id, hashlib.sha256(url.rsplit("=", 1)[1].encode()).hexdigest()
+        )
+    family.revoke(invitation_id)
+    monkeypatch.setattr(invitations, "guest", lambda *_args: stale)
+
+    response = phone.post(f"/gry/{family.game_id}/cofnij", data={"csrf_token": csrf, "seq": 2})
+
+    assert response.status_code == 404
+    assert GONE_TEXT in text(response)
+    assert family.turns() == 1
+
+
 def test_deleting_the_game_ends_its_invitations(family: Family):
     _, url = family.invite("play")
     phone = join(family.app, url)

@@ -235,7 +235,7 @@ def test_a_lost_race_on_a_new_player_is_retried_not_a_500(
     """The other phone tries to create the player between this request's look-up and its
     insert. On SQLite it waits for this write (the writers' queue); on PostgreSQL it gets
     there first, and this request loses the race on the unique name and tries again."""
-    original = game_service.players_by_names
+    original = game_service.player_ids_by_names
     calls: list[Any] = []
     threads: list[threading.Thread] = []
 
@@ -255,7 +255,7 @@ def test_a_lost_race_on_a_new_player_is_retried_not_a_500(
             thread.join(timeout=1)  # it finishes here only if nothing holds it back
         return found
 
-    monkeypatch.setattr(game_service, "players_by_names", other_phone_creates_the_player_first)
+    monkeypatch.setattr(game_service, "player_ids_by_names", other_phone_creates_the_player_first)
 
     response = api.post(GAMES, {"variant": "standard", "players": ["Nowy"]})
     threads[0].join(timeout=20)

@@ -33,7 +33,7 @@ from ..store.rows import GameLock, TurnRow
 from . import audit, game_view, results, skill
 from .errors import Conflict, InvalidInput, NotFound
 from .game_view import NO_GAME, GameView, load, stamp
-from .players import players_by_names
+from .players import player_ids_by_names
 
 # The most turns a game may hold, when played and when imported alike (a poker match of many
 # drawn rounds could otherwise grow without end, and then no export of it could be imported).
@@ -125,24 +125,31 @@ def create_game(
         random.SystemRandom().shuffle(order)
 
     def attempt() -> GameView:
-        with store.writing():
-            players = players_by_names(account_id, names)
-            db.session.flush()  # the new players get their ids
-            game, seats = store.insert_game(
-                account_id,
-                variant.id,
-                parsed,
-                [players[i].id for i in order],
-                rematch_of,
-                hints=bool(hints),
+        with store.own_write():
+            player_ids = player_ids_by_names(account_id, names)
+            view = _start(
+                account_id, variant, parsed, [player_ids[i] for i in order], rematch_of, hints
             )
-            db.session.commit()
-        state = rules.start_game(variant, len(seats), variant.parse_options(parsed or None))
-        view = GameView(game, seats, [], [], variant, state)
         game_view.remember(view)  # the first turn finds it here
         return view
 
     return _retry_on_integrity_error(attempt)
+
+
+def _start(
+    account_id: int,
+    variant: rules.AnyVariant,
+    options: dict[str, Any],
+    player_ids: list[int],
+    rematch_of: int | None,
+    hints: object,
+) -> GameView:
+    """Insert a game with these players in this order, in the caller's write; its view."""
+    game, seats = store.insert_game(
+        account_id, variant.id, options, player_ids, rematch_of, hints=bool(hints)
+    )
+    state = rules.start_game(variant, len(seats), variant.parse_options(options or None))
+    return GameView(game, seats, [], [], variant, state)
 
 
 def check_hints(variant: rules.AnyVariant, hints: object) -> None:
@@ -191,18 +198,26 @@ def locked_game(account_id: int, game_id: object) -> Iterator[GameLock]:
     """A write to one game: lock it first and raise its version (NotFound if the account has no
     such game), then let the caller read, check and write; commit when the caller commits,
     roll back on any error (the version too)."""
+    with store.writing():
+        yield _lock(account_id, game_id)
+
+
+def _lock(account_id: int, game_id: object) -> GameLock:
+    """The game's lock for this write (`store.lock_game`); NotFound if the account has no such
+    game."""
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFound(gettext(NO_GAME))
-    with store.writing():
-        game = store.lock_game(account_id, game_id)
-        if game is None:
-            raise NotFound(gettext(NO_GAME))
-        yield game
+    game = store.lock_game(account_id, game_id)
+    if game is None:
+        raise NotFound(gettext(NO_GAME))
+    return game
 
 
 def expire_orm_game(game_id: int) -> None:
     """Writes on the turn path go through Core: a `Game` this session already holds must read
     `finished_at` and `version` again rather than keep the old values."""
+    if not db.session.registry.has():  # no session in this request (asking would make one)
+        return
     identity_map = db.session.identity_map
     if not identity_map:  # the API's turn: no ORM object at all (building the key costs)
         return
@@ -230,12 +245,14 @@ def record_turn(
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
         raise InvalidInput(rules_text(exc), "dice") from exc
-    with locked_game(account_id, game_id) as game:
+    # On a connection of its own: the ORM session would cost a fifth of the turn.
+    with store.own_write() as write:
+        game = _lock(account_id, game_id)
         view = game_view.load_for_turn(game)
         if expected_seq is not None and expected_seq != view.next_seq:
             if _repeats_the_last_turn(view, expected_seq, parsed, field, column, player):
                 # A retry of a request whose answer was lost: the turn is written, once.
-                db.session.rollback()
+                write.rollback()
                 view.game.version -= 1  # the lock's raise was rolled back
                 return view
             raise Overtaken(view, expected_seq)
@@ -247,7 +264,6 @@ def record_turn(
         view.turns.append(turn)
         view.log.append(turn)
         results.store_results(view, {turn.seat})
-        db.session.commit()
     expire_orm_game(view.game.id)
     game_view.remember(view)
     if view.finished:  # only the turn that ends the game pays for its review, after its lock
@@ -415,19 +431,28 @@ def rematch(account_id: int, game_id: int) -> GameView:
     """Same players and variant; the next player in the seating starts. A game has one
     rematch: asked again (a second tap, another phone on the same end screen), the answer is
     the rematch already started."""
-    with locked_game(account_id, game_id):
+    with store.own_write() as write:
+        _lock(account_id, game_id)
         existing = store.rematch_of(game_id)
-        if existing is not None:
-            db.session.commit()
-            return load(account_id, existing, log=False)
-        game = get_game(account_id, game_id)
-        if not game.finished:
-            raise Conflict(_("Rewanż można zagrać po zakończeniu gry."))
-        names = [s.player.name for s in game.seats]
-        names = names[1:] + names[:1]
-        return create_game(
-            account_id, game.variant, names, game.options, rematch_of=game.id, hints=game.hints
-        )
+        if existing is None:
+            game, seats = store.read_game_by_id(game_id)
+            if not game.finished:
+                raise Conflict(_("Rewanż można zagrać po zakończeniu gry."))
+            players = [s.player.id for s in seats]
+            view = _start(
+                account_id,
+                rules.find_variant(game.variant),
+                game.options,
+                players[1:] + players[:1],
+                game.id,
+                game.hints,
+            )
+        else:
+            write.rollback()  # nothing to write: the old game stays as it was
+    if existing is not None:
+        return load(account_id, existing, log=False)
+    game_view.remember(view)
+    return view
 
 
 __all__ = [

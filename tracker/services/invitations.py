@@ -9,7 +9,7 @@ A game taken back from its end by an undo is unfinished again, and so are its in
 
 Every request of a guest phone asks the database again (`guest`): a revoked invitation stops
 working at once, in every worker process; a guest's write asks once more inside the write's
-own transaction (`confirm_for_write`), so a revocation and a write are decided one after the
+own transaction (`confirm_before_commit`), so a revocation and a write are decided one after the
 other.
 """
 
@@ -26,6 +26,7 @@ from sqlalchemy import RowMapping, bindparam, func, or_, select, update
 from ..extensions import db
 from ..i18n import N_, _, gettext
 from ..models import Game, GameInvitation, utcnow
+from ..store import games as game_store
 from . import audit
 from .errors import Conflict, InvalidInput, NotFound
 from .game_view import NO_GAME
@@ -300,16 +301,23 @@ def guest(invitation_id: object, token_digest: object) -> Guest | None:
     return _guest(row._mapping)
 
 
+def confirm_before_commit(visitor: Guest) -> None:
+    """Every write of this request asks once more, inside its own transaction just before it
+    commits (after the game's lock, the write's first statement): a revocation that came after
+    the request was let in still stops the write, and one that comes during it waits for it.
+    The write then fails with InvitationGone, a NotFound."""
+    game_store.check_before_commit(lambda: confirm_for_write(visitor))
+
+
 def confirm_for_write(visitor: Guest) -> None:
     """Inside a guest's write, once the game is locked: InvitationGone unless the invitation
     is still live now. The caller's transaction is left open (its commit writes the turn)."""
-    row = db.session.execute(
-        _INVITATION_FOR_WRITE, {"invitation_id": visitor.invitation_id}
-    ).first()
+    conn = game_store.connection()  # the write's own, whichever runs it
+    row = conn.execute(_INVITATION_FOR_WRITE, {"invitation_id": visitor.invitation_id}).first()
     moment = now()
     if row is None or row.revoked_at is not None or row.expires_at <= moment:
         raise InvitationGone()
-    finished_at = db.session.execute(_GAME_END, {"game_id": row.game_id}).scalar()
+    finished_at = conn.execute(_GAME_END, {"game_id": row.game_id}).scalar()
     if finished_at is not None and finished_at + AFTER_END <= moment:
         raise InvitationGone()
 

@@ -111,26 +111,18 @@ def games_of(player_id: int) -> int:
     )
 
 
-def players_by_names(account_id: int, names: list[str]) -> list[Player]:
-    """The account's players with these names (case ignored), created when new; not committed."""
+def player_ids_by_names(account_id: int, names: list[str]) -> list[int]:
+    """The ids of the account's players with these names (case ignored), in the caller's
+    write; new names become new players (IntegrityError if another write made one meanwhile)."""
     cleaned = [validate_name(n) for n in names]
     keys = [name_key(n) for n in cleaned]
     if len(set(keys)) != len(keys):
         raise InvalidInput(_("Każdy gracz może siedzieć przy stole tylko raz."), "players")
-    existing = {
-        p.name_key: p
-        for p in db.session.scalars(
-            select(Player).where(Player.account_id == account_id, Player.name_key.in_(keys))
-        )
-    }
-    result = []
-    for name, key in zip(cleaned, keys, strict=True):
-        player = existing.get(key)
-        if player is None:
-            player = Player(account_id=account_id, name=name, name_key=key)
-            db.session.add(player)
-        result.append(player)
-    return result
+    existing = store.player_ids(account_id, keys)
+    return [
+        existing[key] if key in existing else store.insert_player(account_id, name, key)
+        for name, key in zip(cleaned, keys, strict=True)
+    ]
 
 
 def rename_player(account_id: int, player_id: int, new_name: str) -> Player:

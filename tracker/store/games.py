@@ -9,12 +9,14 @@ on.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
+from flask import g, has_app_context
+from sqlalchemy import Connection, Engine, bindparam, event, func, insert, select, update
 
 from ..backup import sqlite_file
 from ..extensions import db
@@ -74,6 +76,11 @@ _SEATS = (
     .order_by(_seats.c.seat)
 )
 _GAME_IDS = select(_games.c.id).order_by(_games.c.id)
+_PLAYERS_BY_KEY = select(_players.c.name_key, _players.c.id).where(
+    _players.c.account_id == bindparam("account_id"),
+    _players.c.name_key.in_(bindparam("keys", expanding=True)),
+)
+_INSERT_PLAYER = insert(_players).returning(_players.c.id)
 # The first statement of every write: the lock, the version every write raises, and the game
 # as it now is, in one round trip.
 _LOCK = Direct(
@@ -144,8 +151,18 @@ _TURNS_PLAYED = (
 )
 
 
-def _conn() -> Connection:
-    return db.session.connection()
+# The write this context is in when it has a connection of its own (`own_write`).
+_own: ContextVar[Connection | None] = ContextVar("kosci_own_write", default=None)
+
+
+def connection() -> Connection:
+    """The connection this module's statements run on: the write's own (`own_write`) while
+    one runs in this context, else the ORM session's."""
+    conn = _own.get()
+    return db.session.connection() if conn is None else conn
+
+
+_conn = connection
 
 
 _writer_queues: weakref.WeakKeyDictionary[Engine, WriterQueue | None] = weakref.WeakKeyDictionary()
@@ -162,6 +179,59 @@ def writing() -> Iterator[None]:
         except BaseException:
             db.session.rollback()
             raise
+
+
+class OwnWrite:
+    """The transaction of an `own_write` block."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def rollback(self) -> None:
+        """End the write here without changing anything (the block then commits nothing)."""
+        self.conn.rollback()
+
+
+@contextmanager
+def own_write() -> Iterator[OwnWrite]:
+    """A write on a Core connection of its own, outside the ORM session: the turn path's.
+
+    The session costs a request about 0.1 ms (its begin, state machine, commit and close:
+    docs/benchmarks.md, "The evening"), a fifth of a turn's work. The block waits its turn
+    in the writers' queue like `writing`, runs this module's statements on the connection,
+    runs the request's commit checks (`check_before_commit`) and commits when it ends; any
+    error rolls it back. It must not nest in a session write (the session would hold SQLite's
+    write lock), and no ORM object may be written in it."""
+    if _own.get() is not None:
+        raise RuntimeError("own_write does not nest")
+    queue = writer_queue()
+    with nullcontext() if queue is None else queue.turn(), db.engine.connect() as conn:
+        token = _own.set(conn)
+        try:
+            write = OwnWrite(conn)
+            with conn.begin():
+                yield write
+                if conn.in_transaction():
+                    _run_commit_checks()
+        finally:
+            _own.reset(token)
+
+
+def check_before_commit(check: Callable[[], None]) -> None:
+    """Run `check` inside every write of this request just before it commits (it may raise to
+    stop the write), whether the write is the ORM session's or its own (`own_write`)."""
+    checks: list[Callable[[], None]] = g.setdefault("commit_checks", [])
+    checks.append(check)
+
+
+def _run_commit_checks(*_args: object) -> None:
+    if has_app_context():
+        for check in g.get("commit_checks", ()):
+            check()
+
+
+# Every commit of the ORM session (of every request) runs the request's checks.
+event.listen(db.session, "before_commit", _run_commit_checks)
 
 
 def writer_queue() -> WriterQueue | None:
@@ -225,6 +295,18 @@ def insert_game(
         ],
     )
     return game, read_seats(game.id)
+
+
+def player_ids(account_id: int, keys: list[str]) -> dict[str, int]:
+    """The ids of the account's players with these name keys (`models.name_key`), by key."""
+    rows = _conn().execute(_PLAYERS_BY_KEY, {"account_id": account_id, "keys": keys})
+    return {key: player_id for key, player_id in rows}
+
+
+def insert_player(account_id: int, name: str, key: str) -> int:
+    """A new player of the account; its id. IntegrityError when the key is taken."""
+    values = {"account_id": account_id, "name": name, "name_key": key}
+    return int(_conn().execute(_INSERT_PLAYER, values).scalar_one())
 
 
 def read_seats(game_id: int) -> list[SeatRow]:
