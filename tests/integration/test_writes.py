@@ -386,6 +386,31 @@ def test_undo_and_delete_drop_the_cached_state(app: Flask, api: Api):
     assert not cache.holds(game["id"])
 
 
+def test_a_write_owns_the_cached_state_and_a_failed_one_leaves_nothing_half_changed(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+):
+    """The turn takes the cached state out (no copy) and puts it back when it commits: a
+    turn that fails after the rules changed the state must not leave that state behind."""
+    game = api.new_game("standard", ["Ala"])
+    api.turn(game["id"], SIXES, "sixes")
+    assert cache.holds(game["id"])
+
+    def fails(*_args: Any, **_kwargs: Any) -> int:
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(game_service.store, "insert_turn", fails)  # after the rules played it
+    with pytest.raises(RuntimeError):
+        api.post(f"{GAMES}/{game['id']}/turns", {"dice": FILLER["ones"], "field": "ones"})
+    monkeypatch.undo()
+    assert not cache.holds(game["id"])  # taken, and not put back
+
+    after = api.turn(game["id"], FILLER["ones"], "ones")  # read again from the turns
+    assert sorted(after["players"][0]["columns"][0]["cells"]) == ["ones", "sixes"]
+    assert cache.holds(game["id"])
+    again = api.turn(game["id"], FILLER["twos"], "twos")  # from the cache: the same sheet
+    assert sorted(again["players"][0]["columns"][0]["cells"]) == ["ones", "sixes", "twos"]
+
+
 # --- the limit on turns is the same when playing and when importing --------------------------
 
 

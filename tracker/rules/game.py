@@ -99,7 +99,8 @@ class TableGame:
     def copy(self) -> TableGame:
         """An independent copy: sheets and turns are immutable values, so copying the lists is
         enough."""
-        other = TableGame(self.variant, self.players, self.options)
+        other = TableGame.__new__(TableGame)  # not __init__: it would build empty sheets
+        other.variant, other.options, other.players = self.variant, self.options, self.players
         other.sheets = list(self.sheets)
         other.turns = list(self.turns)
         other._totals = dict(self._totals)

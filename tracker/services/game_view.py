@@ -132,7 +132,7 @@ def load_for_turn(lock: GameLock) -> GameView:
     """The view a turn is decided on, for a game `store.lock_game` has just locked: this
     process's state of the game when it is provably the game's state just before the lock
     (`store.cache`), else read and rebuilt from the turns in force."""
-    cached = cache.get_before(lock)
+    cached = cache.take_before(lock)
     if cached is None:
         return build(*store.read_game_by_id(lock.id), log=False)
     state = cached.state
@@ -140,7 +140,8 @@ def load_for_turn(lock: GameLock) -> GameView:
     turns = list(cached.turns)
     variant = rules.find_variant(lock.variant)
     game = cached.game.at_version(lock.version)
-    return GameView(game, cached.seat_rows(), turns, list(turns), variant, state.copy())
+    # The entry is this write's alone (taken under the game's lock): no copies.
+    return GameView(game, list(cached.seats), turns, list(turns), variant, state)
 
 
 def remember(view: GameView) -> None:

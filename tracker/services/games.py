@@ -254,6 +254,7 @@ def record_turn(
                 # A retry of a request whose answer was lost: the turn is written, once.
                 write.rollback()
                 view.game.version -= 1  # the lock's raise was rolled back
+                game_view.remember(view)  # the cache's entry, as it was taken
                 return view
             raise Overtaken(view, expected_seq)
         _check_turn(view, player)

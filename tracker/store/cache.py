@@ -24,9 +24,9 @@ class CachedTable(Generic[State]):
     """A game's state as this process last wrote it, and what it was built from."""
 
     game: GameRow  # a copy of the row: its uid, version and variant are what the entry serves
-    seats: tuple[SeatRow, ...]  # never handed out: the caller gets copies
+    seats: tuple[SeatRow, ...]  # copies: the writer that takes the entry may change them
     turns: tuple[TurnRow, ...]
-    state: State  # never handed out: the caller copies it
+    state: State  # a copy: `take_before` hands it to one writer, who may change it
 
     def precedes(self, game: GameLock) -> bool:
         """Whether this state is the game's just before the write that raised its version to
@@ -39,16 +39,16 @@ class CachedTable(Generic[State]):
             and mine.variant == game.variant
         )
 
-    def seat_rows(self) -> list[SeatRow]:
-        return [seat.copy() for seat in self.seats]
-
 
 _tables: dict[int, CachedTable[object]] = {}
 
 
-def get_before(game: GameLock) -> CachedTable[object] | None:
-    """The entry of the game as it was before the write that has just locked it, if held."""
-    cached = _tables.get(game.id)
+def take_before(game: GameLock) -> CachedTable[object] | None:
+    """The entry of the game as it was before the write that has just locked it, if held,
+    taken out of the cache: the write that holds the game's lock owns it (no copy) and puts
+    the state back when it commits (`put`). A write that fails leaves nothing, and the next
+    one reads the game again."""
+    cached = _tables.pop(game.id, None)
     return cached if cached is not None and cached.precedes(game) else None
 
 
