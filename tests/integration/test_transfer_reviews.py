@@ -277,14 +277,21 @@ def test_a_game_is_judged_outside_any_transaction_and_stored_in_its_own(
 
     monkeypatch.setattr(skill, "_reviewed", judge)
     with app.app_context():
-        real_commit = db.session.commit
+        target_reviews = (
+            select(func.count())
+            .select_from(SeatReview)
+            .join(Game, Game.id == SeatReview.game_id)
+            .where(Game.account_id == family["target"])
+        )
 
-        def commit() -> None:
-            commits.append(review_count(family["target"]))
-            real_commit()
+        def commit(conn: Any) -> None:  # every commit: the ORM session's or a write's own
+            commits.append(conn.execute(target_reviews).scalar())
 
-        monkeypatch.setattr(db.session, "commit", commit)
-        transfer.import_account(family["target"], family["document"])
+        event.listen(db.engine, "commit", commit)
+        try:
+            transfer.import_account(family["target"], family["document"])
+        finally:
+            event.remove(db.engine, "commit", commit)
 
     assert judged == [(False, False)] * 3
     # The reviews each commit holds: none with the games and the audit entry, then one commit

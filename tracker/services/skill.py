@@ -131,15 +131,12 @@ def _store_as_judged(
     """Store rows judged outside any lock from the game as it stood at `judged_at` (its
     `<uid>.<version>` stamp), in a short transaction under the game's lock; judged again under
     the lock if the game changed meanwhile. Whether reviews were stored; None: the game is gone."""
-    with game_store.writing():
+    with game_store.own_write():
         if not store.lock_game(game_id):
-            done = None
-        elif game_store.game_stamp(account_id, game_id) == judged_at:
-            done = _store(game_id, rows)
-        else:
-            done = recompute_game(game_id)
-        db.session.commit()
-    return done
+            return None
+        if game_store.game_stamp(account_id, game_id) == judged_at:
+            return _store(game_id, rows)
+        return recompute_game(game_id)
 
 
 def update_reviews(view: GameView) -> bool:

@@ -9,9 +9,9 @@ from datetime import datetime
 
 from sqlalchemy import bindparam, delete, exists, insert, or_, select, update
 
-from ..extensions import db
 from ..models import Game, SeatReview, utcnow
 from ..rules import VARIANTS
+from . import games
 
 _reviews = SeatReview.__table__
 _games = Game.__table__
@@ -81,7 +81,7 @@ class ReviewRow:
 
 def replace_reviews(game_id: int, reviews: Sequence[ReviewRow]) -> None:
     """The game's reviews are these, in the caller's transaction."""
-    conn = db.session.connection()
+    conn = games.connection()
     conn.execute(_DELETE, {"game_id": game_id})
     now = utcnow()
     if reviews:
@@ -106,35 +106,35 @@ def replace_reviews(game_id: int, reviews: Sequence[ReviewRow]) -> None:
 
 
 def delete_reviews(game_id: int) -> None:
-    db.session.connection().execute(_DELETE, {"game_id": game_id})
+    games.connection().execute(_DELETE, {"game_id": game_id})
 
 
 def reviews_of(game_id: int) -> list[ReviewRow]:
     """The game's stored reviews, by seat (none for a game without them)."""
-    return [ReviewRow(*r) for r in db.session.connection().execute(_READ, {"game_id": game_id})]
+    return [ReviewRow(*r) for r in games.connection().execute(_READ, {"game_id": game_id})]
 
 
 def move_reviews(from_player: int, to_player: int) -> None:
     """Give every review of one player to another (the players are merged)."""
-    db.session.connection().execute(_MOVE, {"from_player": from_player, "to_player": to_player})
+    games.connection().execute(_MOVE, {"from_player": from_player, "to_player": to_player})
 
 
 def reviewable_game_ids() -> list[int]:
-    return list(db.session.connection().execute(_REVIEWABLE).scalars())
+    return list(games.connection().execute(_REVIEWABLE).scalars())
 
 
 def unreviewed_game_ids() -> list[int]:
     """Every finished table game of every account that has no review, oldest first."""
-    return list(db.session.connection().execute(_UNREVIEWED).scalars())
+    return list(games.connection().execute(_UNREVIEWED).scalars())
 
 
 def has_reviews(game_id: int) -> bool:
-    return bool(db.session.connection().execute(_HAS_REVIEWS, {"game_id": game_id}).scalar())
+    return bool(games.connection().execute(_HAS_REVIEWS, {"game_id": game_id}).scalar())
 
 
 def delete_stale_reviews() -> int:
     """Remove the reviews of games that are not finished table games; how many."""
-    return db.session.connection().execute(_DELETE_STALE).rowcount or 0
+    return games.connection().execute(_DELETE_STALE).rowcount or 0
 
 
 def lock_game(game_id: int) -> bool:
@@ -142,4 +142,4 @@ def lock_game(game_id: int) -> bool:
     that no turn, undo or correction changes it while its reviews are recomputed. The game's
     version is not raised: a recomputation changes nothing a phone shows. False when the game
     is gone."""
-    return db.session.connection().execute(_LOCK, {"game_id": game_id}).first() is not None
+    return games.connection().execute(_LOCK, {"game_id": game_id}).first() is not None

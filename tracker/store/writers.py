@@ -37,6 +37,8 @@ class WriterQueue:
         self.path = f"{database}{SUFFIX}"
         self._threads = threading.Lock()
         self._held = threading.local()  # by this thread already (a write inside a write)
+        self._fd: int | None = None  # the lock file, opened by the process `_pid`
+        self._pid = 0
 
     @contextmanager
     def turn(self) -> Iterator[None]:
@@ -57,15 +59,23 @@ class WriterQueue:
         if fcntl is None:
             yield
             return
-        # Opened for each write (a few microseconds): a file kept open would be shared with
-        # the workers forked from this process, and a lock taken through a shared open file
-        # is held by all of them at once.
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = self._file()
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
             yield
         finally:
-            os.close(fd)  # lets the lock go
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _file(self) -> int:
+        """The lock file, opened once by each process (under the thread lock). A process
+        forked from this one must not use the same open file: a lock taken through it would
+        be held by both processes at once. The forked worker therefore opens its own."""
+        pid = os.getpid()
+        if self._fd is None or self._pid != pid:
+            # The parent's descriptor is left alone: closing it here would not let its lock go.
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            self._pid = pid
+        return self._fd
 
 
 _queues: dict[Path, WriterQueue] = {}
