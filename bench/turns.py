@@ -278,6 +278,35 @@ def _machine_busy() -> tuple[float, float] | None:
     return sum(values) - idle, sum(values)
 
 
+def connection_split(root: int | None, port: int) -> str:
+    """How the clients' connections to `port` sit on the server's worker processes, most
+    first ("3/1", "2/2", "4/0"), read from /proc; "?" where /proc does not tell."""
+    tree = _tree_cpu_seconds(root)
+    if not tree or root is None:
+        return "?"
+    workers = [pid for pid in tree if pid != root]
+    try:
+        with open("/proc/net/tcp", encoding="ascii") as table:
+            rows = [line.split() for line in table.readlines()[1:]]
+    except OSError:
+        return "?"
+    hex_port = f"{port:04X}"
+    # Established (01) connections whose local end is the server's port: their socket inodes.
+    inodes = {row[9] for row in rows if row[1].endswith(f":{hex_port}") and row[3] == "01"}
+    counts = []
+    for pid in workers:
+        held = 0
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith("socket:[") and target[8:-1] in inodes:
+                    held += 1
+        except OSError:
+            return "?"
+        counts.append(held)
+    return "/".join(str(n) for n in sorted(counts, reverse=True))
+
+
 def _tree_cpu_seconds(root: int | None) -> dict[int, float] | None:
     """CPU seconds (user + system) of `root` and its children (gunicorn's arbiter and workers),
     by pid, from /proc; None where /proc is not available."""
@@ -489,6 +518,10 @@ class PhaseResult:
     client_cpu_seconds: float = 0.0
     server_cpu_seconds: float = 0.0  # the server's processes, measured windows only
     watch_full_answers: int = 0  # watched phase: polls answered with the whole game (not 304)
+    # Each slice's clients' connections per server worker, most first ("3/1"): granian does
+    # not balance connections between its workers, so a slice may load one worker only.
+    splits: list[str] = field(default_factory=list)
+    slice_rates: list[float] = field(default_factory=list)  # each slice's requests per second
 
     @property
     def requests(self) -> int:
@@ -617,6 +650,8 @@ def run_slice(
     time.sleep(max(0.0, measure_from - time.monotonic()))
     busy_from = _machine_busy()
     server_from = _tree_cpu_seconds(server_pid)
+    requests_before = into.requests
+    into.splits.append(connection_split(server_pid, port))
     time.sleep(max(0.0, end - time.monotonic()))
     busy_to = _machine_busy()
     server_to = _tree_cpu_seconds(server_pid)
@@ -658,6 +693,7 @@ def run_slice(
         into.creates += len(r.creates)
         into.client_cpu_seconds += r.cpu_seconds
     into.seconds += seconds
+    into.slice_rates.append((into.requests - requests_before) / seconds)
 
 
 def machine(database_url: str | None = None) -> str:
@@ -691,9 +727,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds",
         type=int,
-        default=5,
+        default=10,
         help="split each phase into this many slices, interleaved (insert, turns, healthz, "
-        "insert, ...), so that drift on a shared machine hits every phase alike",
+        "insert, ...), so that drift on a shared machine hits every phase alike, and each "
+        "phase sees as many placements of its clients' connections on the workers (granian "
+        "does not balance them: a slice with every connection on one worker runs at about "
+        "half speed)",
     )
     parser.add_argument("--clients", type=int, default=4, help="concurrent client processes")
     parser.add_argument(
@@ -826,6 +865,12 @@ def main(argv: list[str] | None = None) -> int:
     if "turns" in results:
         t = results["turns"]
         print(f"(turns: {t.games} games started, {t.creates} of them in the measured window)")
+    print("connections per worker and requests/s, slice by slice:")
+    for r in results.values():
+        slices = "  ".join(
+            f"{split} {rate:.0f}" for split, rate in zip(r.splits, r.slice_rates, strict=True)
+        )
+        print(f"  {r.name:<8} {slices}")
     errors = sum(r.errors for r in results.values())
     for r in results.values():
         for sample in r.error_samples:
@@ -898,6 +943,10 @@ def main(argv: list[str] | None = None) -> int:
                             "machine_busy": _num(r.machine_busy),
                             "client_cpu": _num(r.client_cpu),
                             "server_cpu_ms_per_request": _num(r.server_ms_per_request),
+                            "slices": [
+                                {"connections": split, "req_per_s": _num(rate, 1)}
+                                for split, rate in zip(r.splits, r.slice_rates, strict=True)
+                            ],
                         }
                         for name, r in results.items()
                     },
