@@ -245,7 +245,7 @@ def record_turn(
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
         raise InvalidInput(rules_text(exc), "dice") from exc
-    # On a connection of its own: the ORM session would cost a fifth of the turn.
+    # On a connection of its own: the ORM session would cost a sixth of the turn.
     with store.own_write() as write:
         game = _lock(account_id, game_id)
         view = game_view.load_for_turn(game)

@@ -197,7 +197,7 @@ def own_write() -> Iterator[OwnWrite]:
     """A write on a Core connection of its own, outside the ORM session: the turn path's.
 
     The session costs a request about 0.1 ms (its begin, state machine, commit and close:
-    docs/benchmarks.md, "The evening"), a fifth of a turn's work. The block waits its turn
+    docs/benchmarks.md, "The evening"), a sixth of a turn's work. The block waits its turn
     in the writers' queue like `writing`, runs this module's statements on the connection,
     runs the request's commit checks (`check_before_commit`) and commits when it ends; any
     error rolls it back. It must not nest in a session write (the session would hold SQLite's
