@@ -199,3 +199,21 @@ def test_the_requests_commit_checks_run_inside_both_kinds_of_write_and_can_stop_
 def test_own_writes_do_not_nest(app: Flask):
     with app.app_context(), store.own_write(), pytest.raises(RuntimeError):
         store.own_write().__enter__()
+
+
+def test_an_own_write_inside_a_session_write_on_sqlite_is_refused_at_once(app: Flask):
+    """It would wait for the session's write lock for the busy timeout and then fail."""
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game_id = games.create_game(account, "standard", ["Ala"]).game.id
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("PostgreSQL: row locks, no file lock to wait for")
+        with store.writing():
+            store.lock_game(account, game_id)  # the session now writes
+            with pytest.raises(RuntimeError):
+                store.own_write().__enter__()
+            db.session.rollback()
+        db.session.scalar(select(Game.version))  # a session that only read is no obstacle
+        with store.own_write():
+            store.lock_game(account, game_id)
+        assert version_of(game_id) == 1

@@ -205,6 +205,9 @@ def own_write() -> Iterator[OwnWrite]:
     if _own.get() is not None:
         raise RuntimeError("own_write does not nest")
     queue = writer_queue()
+    if queue is not None and _session_is_writing():
+        # It would wait for the session's SQLite write lock until the busy timeout, then fail.
+        raise RuntimeError("own_write inside a write of the ORM session")
     with nullcontext() if queue is None else queue.turn(), db.engine.connect() as conn:
         token = _own.set(conn)
         try:
@@ -215,6 +218,18 @@ def own_write() -> Iterator[OwnWrite]:
                     _run_commit_checks()
         finally:
             _own.reset(token)
+
+
+def _session_is_writing() -> bool:
+    """Whether this context's ORM session has begun a write on SQLite (its driver then holds
+    or waits for the file's write lock until the session commits)."""
+    if not db.session.registry.has():
+        return False
+    session = db.session()
+    if not session.in_transaction():
+        return False
+    dbapi = session.connection().connection.dbapi_connection
+    return bool(getattr(dbapi, "in_transaction", False))
 
 
 def check_before_commit(check: Callable[[], None]) -> None:
