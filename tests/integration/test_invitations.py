@@ -585,6 +585,20 @@ def test_a_revoked_invitation_is_a_404_at_once_on_every_page_of_the_game(family:
     assert GONE_TEXT in text(again)
 
 
+def revoke_after_the_first_check(
+    family: Family, invitation_id: int, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Revoke the invitation, while every request's first check still sees it live (as if the
+    check ran just before the revocation): only the write's own re-check can stop it."""
+    with family.app.app_context():
+        stale = invitations.guest(
+            invitation_id, hashlib.sha256(url.rsplit("=", 1)[1].encode()).hexdigest()
+        )
+    assert stale is not None
+    family.revoke(invitation_id)
+    monkeypatch.setattr(invitations, "guest", lambda *_args: stale)
+
+
 def test_a_revocation_after_the_first_check_still_stops_the_write(
     family: Family, monkeypatch: pytest.MonkeyPatch
 ):
@@ -593,14 +607,7 @@ def test_a_revocation_after_the_first_check_still_stops_the_write(
     invitation_id, url = family.invite("play")
     phone = join(family.app, url)
     csrf = csrf_of(phone, f"/gry/{family.game_id}")
-    with family.app.app_context():
-        stale = invitations.guest(
-            invitation_id, hashlib.sha256(url.rsplit("=", 1)[1].encode()).hexdigest()
-        )
-    assert stale is not None
-    family.revoke(invitation_id)
-    # The first check of the request still sees the invitation live (it ran before the revoke).
-    monkeypatch.setattr(invitations, "guest", lambda *_args: stale)
+    revoke_after_the_first_check(family, invitation_id, url, monkeypatch)
 
     response = phone.post(
         f"/gry/{family.game_id}/ruch",
@@ -623,12 +630,7 @@ def test_a_revocation_after_the_first_check_still_stops_an_undo(
     phone = join(family.app, url)
     assert write_turn(phone, family.game_id, "66612", "sixes", seq=1).status_code == 303
     csrf = csrf_of(phone, f"/gry/{family.game_id}")
-    with family.app.app_context():
-        stale = invitations.guest(
-            invitation_id, hashlib.sha256(url.rsplit("=", 1)[1].encode()).hexdigest()
-        )
-    family.revoke(invitation_id)
-    monkeypatch.setattr(invitations, "guest", lambda *_args: stale)
+    revoke_after_the_first_check(family, invitation_id, url, monkeypatch)
 
     response = phone.post(f"/gry/{family.game_id}/cofnij", data={"csrf_token": csrf, "seq": 2})
 

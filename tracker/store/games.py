@@ -162,9 +162,6 @@ def connection() -> Connection:
     return db.session.connection() if conn is None else conn
 
 
-_conn = connection
-
-
 _writer_queues: weakref.WeakKeyDictionary[Engine, WriterQueue | None] = weakref.WeakKeyDictionary()
 
 
@@ -273,14 +270,14 @@ def lock_game(account_id: int, game_id: int) -> GameLock | None:
     the game, or rolls back and the version with it): the game's identity and new version, or
     None when the account has no such game. Only a few plain columns come back: the rest of
     the row is read when this process does not hold the game (`store.cache`)."""
-    row = _LOCK.first(_conn(), {"game_id": game_id, "owner_id": account_id})
+    row = _LOCK.first(connection(), {"game_id": game_id, "owner_id": account_id})
     return None if row is None else GameLock(*row)
 
 
 def game_stamp(account_id: int, game_id: int) -> str | None:
     """The game's state in one word, `<uid>.<version>`, which changes with every write to it
     and is never repeated by another game; None when the account has no such game."""
-    row = _conn().execute(_STAMP, {"game_id": game_id, "owner_id": account_id}).first()
+    row = connection().execute(_STAMP, {"game_id": game_id, "owner_id": account_id}).first()
     return None if row is None else stamp_of(row[0], row[1])
 
 
@@ -293,7 +290,7 @@ def insert_game(
     hints: bool = False,
 ) -> tuple[GameRow, list[SeatRow]]:
     """A new game with its players seated in this order; the game as stored."""
-    conn = _conn()
+    conn = connection()
     values = {
         "account_id": account_id,
         "variant": variant,
@@ -314,23 +311,25 @@ def insert_game(
 
 def player_ids(account_id: int, keys: list[str]) -> dict[str, int]:
     """The ids of the account's players with these name keys (`models.name_key`), by key."""
-    rows = _conn().execute(_PLAYERS_BY_KEY, {"account_id": account_id, "keys": keys})
+    rows = connection().execute(_PLAYERS_BY_KEY, {"account_id": account_id, "keys": keys})
     return {key: player_id for key, player_id in rows}
 
 
 def insert_player(account_id: int, name: str, key: str) -> int:
     """A new player of the account; its id. IntegrityError when the key is taken."""
     values = {"account_id": account_id, "name": name, "name_key": key}
-    return int(_conn().execute(_INSERT_PLAYER, values).scalar_one())
+    return int(connection().execute(_INSERT_PLAYER, values).scalar_one())
 
 
 def read_seats(game_id: int) -> list[SeatRow]:
-    return [_seat_row(r) for r in _conn().execute(_SEATS, {"game_id": game_id})]
+    return [_seat_row(r) for r in connection().execute(_SEATS, {"game_id": game_id})]
 
 
 def read_game(account_id: int, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
     """The account's game and its seats, or None (another account's game is none of its)."""
-    rows = _conn().execute(_GAME_WITH_SEATS, {"game_id": game_id, "owner_id": account_id}).all()
+    rows = (
+        connection().execute(_GAME_WITH_SEATS, {"game_id": game_id, "owner_id": account_id}).all()
+    )
     if not rows:
         return None
     width = len(_GAME_COLUMNS)
@@ -339,27 +338,27 @@ def read_game(account_id: int, game_id: int) -> tuple[GameRow, list[SeatRow]] | 
 
 def read_game_by_id(game_id: int) -> tuple[GameRow, list[SeatRow]]:
     """Any account's game (for maintenance: recomputing, importing)."""
-    conn = _conn()
+    conn = connection()
     game = GameRow(*tuple(conn.execute(_GAME_BY_ID, {"game_id": game_id}).one()))
     return game, read_seats(game_id)
 
 
 def game_ids() -> list[int]:
-    return list(_conn().execute(_GAME_IDS).scalars())
+    return list(connection().execute(_GAME_IDS).scalars())
 
 
 def turns_in_force(game_id: int) -> list[TurnRow]:
-    return [_turn_row(r) for r in _conn().execute(_IN_FORCE, {"game_id": game_id})]
+    return [_turn_row(r) for r in connection().execute(_IN_FORCE, {"game_id": game_id})]
 
 
 def turn_log(game_id: int) -> list[TurnRow]:
     """Every turn ever written, corrected ones included, in order of writing."""
-    return [_turn_row(r) for r in _conn().execute(_LOG, {"game_id": game_id})]
+    return [_turn_row(r) for r in connection().execute(_LOG, {"game_id": game_id})]
 
 
 def insert_turn(game_id: int, turn: TurnRow) -> int:
     row = _INSERT_TURN.first(
-        _conn(),
+        connection(),
         {
             "game_id": game_id,
             "seq": turn.seq,
@@ -377,11 +376,11 @@ def insert_turn(game_id: int, turn: TurnRow) -> int:
 
 
 def mark_undone(turn_id: int, at: datetime) -> None:
-    _conn().execute(_MARK_UNDONE.values(undone_at=at), {"turn_id": turn_id})
+    connection().execute(_MARK_UNDONE.values(undone_at=at), {"turn_id": turn_id})
 
 
 def rewrite_points(turn: TurnRow) -> None:
-    _conn().execute(
+    connection().execute(
         _UPDATE_POINTS,
         {"turn_id": turn.id, "new_points": turn.points, "new_extra_bonus": turn.extra_bonus},
     )
@@ -391,15 +390,15 @@ def update_seats(changed: Iterable[dict[str, Any]]) -> None:
     """Rewrite the cached results of seats: dicts of `seat_id` and the `SeatRow` figures."""
     rows = list(changed)
     if rows:
-        _UPDATE_SEAT.many(_conn(), rows)
+        _UPDATE_SEAT.many(connection(), rows)
 
 
 def set_finished(game_id: int, finished_at: datetime | None) -> None:
-    _conn().execute(_SET_FINISHED, {"game_id": game_id, "finished_at": finished_at})
+    connection().execute(_SET_FINISHED, {"game_id": game_id, "finished_at": finished_at})
 
 
 def bump_version(game_id: int) -> None:
-    _conn().execute(_BUMP_VERSION, {"game_id": game_id})
+    connection().execute(_BUMP_VERSION, {"game_id": game_id})
 
 
 # The games a player sits in, locked in id order (PostgreSQL; SQLite has one writer anyway), so
@@ -432,26 +431,26 @@ _MOVE_SEATS = (
 def bump_versions_of_player(player_id: int) -> list[int]:
     """Raise the version of every game the player sits in (their name or seat there changes);
     the ids of those games, locked until the transaction ends."""
-    game_ids = list(_conn().execute(_GAMES_OF_PLAYER, {"player_id": player_id}).scalars())
+    game_ids = list(connection().execute(_GAMES_OF_PLAYER, {"player_id": player_id}).scalars())
     bump_versions(game_ids)
     return game_ids
 
 
 def bump_versions(game_ids: list[int]) -> None:
     if game_ids:
-        _conn().execute(_BUMP_VERSIONS, {"game_ids": game_ids})
+        connection().execute(_BUMP_VERSIONS, {"game_ids": game_ids})
 
 
 def move_seats(from_player: int, to_player: int) -> list[int]:
     """Give every seat of one player to another; the ids of the games those seats are in.
     IntegrityError when a game seats both (one seat per player and game)."""
-    result = _conn().execute(_MOVE_SEATS, {"from_player": from_player, "to_player": to_player})
+    result = connection().execute(_MOVE_SEATS, {"from_player": from_player, "to_player": to_player})
     return sorted(result.scalars())
 
 
 def rematch_of(game_id: int) -> int | None:
     """The rematch already started of this game, if any."""
-    found = _conn().execute(_REMATCH, {"game_id": game_id}).scalar()
+    found = connection().execute(_REMATCH, {"game_id": game_id}).scalar()
     return None if found is None else int(found)
 
 
@@ -460,5 +459,6 @@ def turns_played(game_ids: list[int]) -> dict[int, int]:
     if not game_ids:
         return {}
     return {
-        game_id: count for game_id, count in _conn().execute(_TURNS_PLAYED, {"game_ids": game_ids})
+        game_id: count
+        for game_id, count in connection().execute(_TURNS_PLAYED, {"game_ids": game_ids})
     }
