@@ -24,6 +24,7 @@ from tracker.rules import (
     Section,
     Sheet,
     Variant,
+    allowed_moves,
     classify,
     compare,
     empty_sheet,
@@ -250,6 +251,28 @@ def test_play_does_what_evaluate_announces(variant, data):
             with pytest.raises(MoveRefused) as refused:
                 play(variant, game.sheet, dice, announced.field, announced.column, game.options)
             assert str(refused.value) == announced.reason
+
+
+@variants
+@PROPERTY
+@given(data=st.data())
+def test_allowed_moves_are_the_moves_evaluate_allows(variant, data):
+    """The review's lean answer and `evaluate` agree move for move, in the same order: the same
+    fields, points, bonus, multiplier and gain (jokers and Gra po kolei's order included)."""
+    game = data.draw(games(variant))
+    # Half the rolls five of a kind of a face whose upper field is filled everywhere: a joker
+    # once Generał is too.
+    faces = [
+        f.face for f in variant.table.upper_fields if all(col.is_filled(f.id) for col in game.sheet)
+    ]
+    dice = data.draw(rolls | st.sampled_from(faces or [6]).map(lambda face: (face,) * 5))
+    moves = evaluate(variant, game.sheet, dice, game.options).moves
+    lean = allowed_moves(variant, game.sheet, dice, game.options)
+    assert [
+        (m.column, m.field, m.label, m.points, m.extra_bonus, m.multiplier, m.gain) for m in moves
+    ] == [tuple(m) for m in lean]
+    if is_joker(variant, game.sheet, dice):
+        event("joker")
 
 
 # --- whole sheets ---------------------------------------------------------------------------------

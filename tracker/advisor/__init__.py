@@ -2,7 +2,8 @@
 
 Pure Python, standard library only at run time, like `tracker/rules/`. The values come from
 tables built by `tracker/advisor/build.py` (numpy, offline) from exactly the rules in
-`tracker/rules/` (every point and refusal asked of `rules.evaluate`) and shipped as data files.
+`tracker/rules/` (every point and refusal asked of `rules.evaluate`; a review prices its moves with
+`rules.allowed_moves`, `evaluate`'s allowed moves without their words) and shipped as data files.
 
 - `advise(variant, sheet, dice, options)`: the expected final total of the sheet before the roll,
   and for every field the rules allow for these dice, the expected final total if they are
@@ -25,11 +26,11 @@ from typing import NamedTuple
 
 from ..rules import (
     Dice,
+    Move,
     Options,
-    Placement,
     Sheet,
     Variant,
-    evaluate,
+    allowed_moves,
     sheet_totals,
     write_move,
 )
@@ -162,22 +163,23 @@ class _Position:
 
     def priced(
         self, sheet: Sheet, dice: Dice, options: Options | None
-    ) -> list[tuple[float, Placement, tuple[int, int, bool], float]]:
+    ) -> list[tuple[float, Move, tuple[int, int, bool], float]]:
         """Every move the rules allow for the dice: (expected final total after it, the move,
         its column's new state, that column's value still to come)."""
-        spec, values = self.spec, self.values
-        columns_sum = sum(self.columns)
+        after, index, remaining = self.spec.after, self.spec.index, self.values.remaining
+        states, columns, total = self.states, self.columns, self.total
+        columns_sum = sum(columns)
         flex_after = _flexibility(self.variant, self.free - 1)  # every move leaves one fewer
         priced = []
-        for p in evaluate(self.variant, sheet, dice, options).moves:
+        for p in allowed_moves(self.variant, sheet, dice, options):
             # A move changes one column: only its new state is looked up.
-            state = spec.after(self.states[p.column], p.field, p.points)
-            column_value = p.multiplier * values.remaining(spec.index(*state))
-            rest = columns_sum - self.columns[p.column] + flex_after
-            priced.append((self.total + p.gain + rest + column_value, p, state, column_value))
+            state = after(states[p.column], p.field, p.points)
+            column_value = p.multiplier * remaining(index(*state))
+            rest = columns_sum - columns[p.column] + flex_after
+            priced.append((total + p.gain + rest + column_value, p, state, column_value))
         return priced
 
-    def move(self, p: Placement, state: tuple[int, int, bool], column_value: float) -> None:
+    def move(self, p: Move, state: tuple[int, int, bool], column_value: float) -> None:
         """Follow the move `priced` gave this state and value for."""
         self.states[p.column] = state
         self.columns[p.column] = column_value

@@ -25,8 +25,10 @@ from .game import TableGame
 from .match import PokerMatch, PokerRound
 from .moves import (
     Evaluation,
+    Move,
     Placement,
     Verdict,
+    allowed_moves,
     evaluate,
     extra_bonus_for,
     is_joker,
@@ -95,6 +97,7 @@ __all__ = [
     "Misfit",
     "MoveRefused",
     "Options",
+    "Move",
     "Placement",
     "PokerMatch",
     "PokerOptions",
@@ -119,6 +122,7 @@ __all__ = [
     "correct_turn",
     "correction_choices",
     "empty_sheet",
+    "allowed_moves",
     "evaluate",
     "explain",
     "explain_text",

@@ -130,7 +130,9 @@ class _RollContext:
 
     joker: bool
     extra: int
-    lower_free: bool
+    lower_free: bool  # a lower field is free in some column (asked only of a joker)
+    # Whether `_refusal` can refuse any field: only Gra po kolei and a joker refuse.
+    may_refuse: bool
 
 
 def _context(variant: Variant, sheet: Sheet, dice: Dice) -> _RollContext:
@@ -144,10 +146,12 @@ def _context(variant: Variant, sheet: Sheet, dice: Dice) -> _RollContext:
             )
         )
     lower = variant.table.lower_fields
+    joker = is_joker(variant, sheet, dice)
     return _RollContext(
-        joker=is_joker(variant, sheet, dice),
+        joker=joker,
         extra=extra_bonus_for(variant, sheet, dice),
-        lower_free=any(not col.is_filled(f.id) for col in sheet for f in lower),
+        lower_free=joker and any(not col.is_filled(f.id) for col in sheet for f in lower),
+        may_refuse=joker or variant.fixed_order,
     )
 
 
@@ -181,6 +185,8 @@ def _verdict(
 
 
 def _refusal(variant: Variant, column: Column, f: Field, ctx: _RollContext) -> _Said | None:
+    if not ctx.may_refuse:
+        return None
     if variant.fixed_order:
         next_free = _next_free(variant, column)
         if next_free is not None and f.id != next_free.id:
@@ -252,6 +258,42 @@ def evaluate(
         tuple(code for code, _ in notes),
         tuple(text for _, text in notes),
     )
+
+
+class Move(NamedTuple):
+    """One move the rules allow, as `allowed_moves` answers it: what a move scores and adds to
+    the grand total, without the words a page shows about it."""
+
+    column: int
+    field: str
+    label: str
+    points: int  # written in the field
+    extra_bonus: int  # the extra Generał bonus this move earns, unmultiplied
+    multiplier: int
+    gain: int  # how much the player's grand total rises, upper bonus and multiplier included
+
+
+def allowed_moves(
+    variant: Variant, sheet: Sheet, dice: Dice, options: Options | None = None
+) -> list[Move]:
+    """`evaluate`'s allowed moves, in its order, with the same points, bonus and gain, and
+    nothing else: no refused fields, no reasons or notes. For callers that price every move of
+    many rolls (the advisor's review of a whole game). It asks what `evaluate` asks (a field's
+    `points`, `_joker_score`, `_refusal`), so the two cannot disagree."""
+    ctx = _context(variant, sheet, dice)
+    fields = variant.table.fields
+    joker, may_refuse, extra = ctx.joker, ctx.may_refuse, ctx.extra
+    moves: list[Move] = []
+    for index, (col, mult) in enumerate(zip(sheet, variant.multipliers, strict=True)):
+        base = column_totals(variant, col, mult, options)
+        cells = col.cells
+        for f in fields:
+            if f.id in cells or (may_refuse and _refusal(variant, col, f, ctx) is not None):
+                continue
+            points = _joker_score(f, dice) if joker else f.points(dice)
+            gain = column_rise(variant, base, f.id, points, extra, options)
+            moves.append(Move(index, f.id, f.label, points, extra, mult, gain))
+    return moves
 
 
 def _written(sheet: Sheet, column: int, field_id: str, verdict: Verdict) -> Sheet:
@@ -389,27 +431,34 @@ def _points(
     return 0, (Code.CROSSING_OUT, CROSSING_OUT)
 
 
-def _joker_points(f: Field, dice: Dice, *, lower_free: bool) -> tuple[int, _Said | None]:
+def _joker_score(f: Field, dice: Dice) -> int:
     """A joker scores ful 25, strits 30 and 40, the sum elsewhere below; 0 in the upper section
     ("górną część można skreślić dopiero, gdy dolna jest pełna")."""
     if f.section is Section.UPPER:
+        return 0
+    return f.joker_points if f.joker_points is not None else f.score(dice)
+
+
+def _joker_points(f: Field, dice: Dice, *, lower_free: bool) -> tuple[int, _Said | None]:
+    """`_joker_score`, and the note that explains it."""
+    points = _joker_score(f, dice)
+    if f.section is Section.UPPER:
         if lower_free:
-            return 0, None
-        return 0, (
+            return points, None
+        return points, (
             Code.JOKER_UPPER_ZERO,
             Text(N_("Dolna część jest pełna: joker trafia do górnej części za 0.")),
         )
     if f.joker_points is not None:
-        return f.joker_points, (
+        return points, (
             Code.JOKER_FIXED_POINTS,
             Text(
                 N_("Joker: %(field)s liczy się za %(points)d."),
                 field=f.label_text.lowered(),
-                points=f.joker_points,
+                points=points,
             ),
         )
-    ordinary = f.score(dice)
-    return ordinary, (Code.JOKER_SUM, Text(N_("Joker: suma oczek, %(points)d."), points=ordinary))
+    return points, (Code.JOKER_SUM, Text(N_("Joker: suma oczek, %(points)d."), points=points))
 
 
 def _why_not_joker(variant: Variant, face: int) -> Text:
