@@ -115,6 +115,20 @@ def test_malformed_json_is_a_400_with_a_message(client: FlaskClient, url: str, r
     assert_json_error(client.post(url, data=raw, content_type="application/json"))
 
 
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/json", "application/json; charset=utf-8", "Application/JSON"],
+)
+def test_a_json_body_is_read_whatever_the_spelling_of_its_content_type(
+    client: FlaskClient, content_type: str
+):
+    body = json.dumps({"variant": "standard", "dice": [6, 6, 6, 6, 6]}, ensure_ascii=False)
+    response = client.post(SCORE, data=body.encode(), content_type=content_type)
+
+    assert response.status_code == 200
+    assert moves_by_field(response.get_json())["five_of_a_kind"]["points"] == 50
+
+
 @pytest.mark.parametrize("url", [SCORE, RANK])
 def test_a_body_that_is_not_json_is_refused_as_unsupported(client: FlaskClient, url: str):
     response = client.post(url, data={"variant": "standard"})

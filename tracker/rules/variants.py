@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Literal
 
@@ -57,7 +58,8 @@ class Variant:
     min_players: int = 1
     max_players: int = MAX_PLAYERS
 
-    @property
+    # Asked a dozen times a turn (whether the game is over, whose turn it is): worked out once.
+    @cached_property
     def columns(self) -> int:
         return len(self.multipliers)
 
@@ -73,7 +75,7 @@ class Variant:
         """RulesError unless `count` players may sit at a table of this variant."""
         _check_players(self, count)
 
-    @property
+    @cached_property
     def turns(self) -> int:
         """Turns per player: every field of every column once."""
         return len(self.table.fields) * self.columns

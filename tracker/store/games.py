@@ -201,18 +201,22 @@ def own_write() -> Iterator[OwnWrite]:
     write lock), and no ORM object may be written in it."""
     if _own.get() is not None:
         raise RuntimeError("own_write does not nest")
-    queue = writer_queue()
+    engine = db.engine
+    queue = writer_queue(engine)
     if queue is not None and _session_is_writing():
         # It would wait for the session's SQLite write lock until the busy timeout, then fail.
         raise RuntimeError("own_write inside a write of the ORM session")
-    with nullcontext() if queue is None else queue.turn(), db.engine.connect() as conn:
+    # The pool's checkout and return stay outside the queue: the other writers wait only for
+    # the transaction.
+    with engine.connect() as conn, nullcontext() if queue is None else queue.turn():
         token = _own.set(conn)
         try:
             write = OwnWrite(conn)
             with conn.begin():
                 yield write
                 if conn.in_transaction():
-                    _run_commit_checks()
+                    for check in g.get("commit_checks", ()):  # `check_before_commit`
+                        check()
         finally:
             _own.reset(token)
 
@@ -246,9 +250,10 @@ def _run_commit_checks(*_args: object) -> None:
 event.listen(db.session, "before_commit", _run_commit_checks)
 
 
-def writer_queue() -> WriterQueue | None:
-    """The queue game writes wait in (`store.writers`) for an SQLite file; None on PostgreSQL."""
-    engine = db.engine
+def writer_queue(engine: Engine | None = None) -> WriterQueue | None:
+    """The queue game writes wait in (`store.writers`) for an SQLite file; None on PostgreSQL.
+    `engine`: the app's (`db.engine`), when the caller has it at hand."""
+    engine = db.engine if engine is None else engine
     try:
         return _writer_queues[engine]
     except KeyError:
