@@ -12,20 +12,28 @@ What it does, all on 127.0.0.1 and in a temporary directory that is removed afte
    the services;
 2. adds one bench-only route to *that app object* (`POST /bench/insert`: one INSERT + COMMIT into
    a small table this script creates, through the app's own engine, session and pragmas);
-3. serves it with `tracker.cli.run_server` (gunicorn, sync workers, the `serve` command's default
-   worker count unless `--workers`) in a child process on a free port;
-4. runs three load phases, each split into `--rounds` slices that alternate (insert, turns,
-   healthz, insert, ...); each slice forks `--clients` client processes (one connection each, a
-   minimal HTTP/1.1 client on a raw socket) and counts nothing during a short warm-up:
+3. serves it with `tracker.cli.run_server` as `serve` does (granian, the `serve` command's
+   default worker count and threads unless `--workers`/`--threads`; `--server gunicorn` for the
+   old gthread server) in a child process on a free port;
+4. runs the load phases (`--phases`, default insert, turns, hello, healthz), each split into
+   `--rounds` slices that alternate between the phases; each slice forks `--clients` client
+   processes (one kept-alive connection each, a minimal HTTP/1.1 client on a raw socket) and
+   counts nothing during a short warm-up:
    - `insert`:  `POST /bench/insert`, the baseline;
-   - `turns`:   `POST /api/v1/games/<id>/turns` with a bearer token; each client plays its own
-     games (1-4 players, random dice, the first free field in table order, which the rules always
-     allow), starting a new game when one ends; only 201 answers count as turns;
-   - `healthz`: `GET /healthz`, the plainest page, for reference.
+   - `turns`:   `POST /api/v1/games/<id>/turns` with a bearer token (with `--lean`, asking for
+     the lean answer); each client plays its own games (1-4 players, random dice, the first
+     free field in table order, which the rules always allow), starting a new game when one
+     ends; only 201 answers count as turns;
+   - `hello`:   `GET /bench/hello`, a view that returns "ok" through the same app and hooks;
+   - `healthz`: `GET /healthz`, the plainest page, for reference;
+   - `watched` (not in the default): the turns phase while phones poll one game, as a family's
+     phones watch the table.
 
-It prints requests, req/s, p50/p99 latency, errors, CPU use and gunicorn's CPU time per request
-for each phase, then turns/s ÷ insert/s with PASS (≥ 0.5) or FAIL. Exit status: 0 on PASS
-without errors, 1 on FAIL or any error, 2 if the server does not start.
+It prints requests, req/s, p50/p99 latency, errors, CPU use and the server's CPU time per
+request for each phase, where each slice's connections sat on the workers (granian does not
+balance them), then turns/s ÷ insert/s with PASS (≥ 0.8) or FAIL and the server CPU per turn
+with PASS (≤ 1.0 ms) or FAIL. Exit status: 0 on PASS without errors, 1 on FAIL or any error,
+2 if the server does not start.
 
 Client and server share the machine's cores (as wrk runs on such a machine do): absolute
 numbers drift between runs and machines, the ratio measured in one run is what to compare.
