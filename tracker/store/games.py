@@ -215,8 +215,7 @@ def own_write() -> Iterator[OwnWrite]:
             with conn.begin():
                 yield write
                 if conn.in_transaction():
-                    for check in g.get("commit_checks", ()):  # `check_before_commit`
-                        check()
+                    _run_commit_checks()
         finally:
             _own.reset(token)
 
