@@ -74,6 +74,13 @@ CSRF_MESSAGE = N_(
 class KosciRequest(Request):
     """A request whose JSON parsing errors say what went wrong (Flask's default says nothing)."""
 
+    @property
+    def is_json(self) -> bool:
+        """werkzeug's answer, without its parse of the Content-Type header when the header is
+        exactly `application/json`, as the app's pages and most clients send it (the parse
+        costs every turn about 10 µs)."""
+        return self.headers.get("Content-Type") == "application/json" or super().is_json
+
     def on_json_loading_failed(self, e: ValueError | None) -> Any:
         if e is None:
             raise UnsupportedMediaType(

@@ -11,7 +11,6 @@ them here through `error_response`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -79,7 +78,7 @@ def read_json_object(allowed: frozenset[str]) -> JsonObject:
     `allowed` (InvalidInput otherwise). Malformed JSON is a 400 and a body that is not JSON a
     415, both raised by the request class (`tracker.errors.KosciRequest`)."""
     try:
-        body = _json_body()
+        body = request.get_json()
     except RecursionError:
         # json.loads gives up on deeply nested arrays with RecursionError, not ValueError.
         raise InvalidInput(_("Treść żądania jest zbyt głęboko zagnieżdżona.")) from None
@@ -95,18 +94,6 @@ def read_json_object(allowed: frozenset[str]) -> JsonObject:
             )
         )
     return body
-
-
-def _json_body() -> Any:
-    """`request.get_json()`, without parsing the Content-Type header when it is exactly
-    `application/json`, as the app's own pages and most clients send it (werkzeug's parse of
-    the header costs a turn about 10 µs); any other header gets werkzeug's judgement."""
-    if request.headers.get("Content-Type") != "application/json":
-        return request.get_json()
-    try:
-        return json.loads(request.get_data())
-    except ValueError as exc:  # UnicodeDecodeError too
-        return request.on_json_loading_failed(exc)
 
 
 # Endpoint modules, imported last because they import `bp` from here:
