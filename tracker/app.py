@@ -15,6 +15,7 @@ from flask.cli import FlaskGroup
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
+from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -225,8 +226,16 @@ class SigningOnceSessionInterface(SecureCookieSessionInterface):
 def _configure_engine(app: Flask) -> None:
     """On a database server: a pool of `KOSCI_DB_POOL_SIZE` connections per process (and up to
     10 more in a burst, SQLAlchemy's default), each checked before use, so a restarted server
-    costs no request. `SQLALCHEMY_ENGINE_OPTIONS` set by hand win."""
+    costs no request. On SQLite: SQLAlchemy's pool of 5, with no limit on connections beyond
+    it (each thread keeps one for its own writes, `store.kept`, and a file opened in this
+    process is no scarce resource: `serve --threads 12` must not make a request wait for a
+    connection). `SQLALCHEMY_ENGINE_OPTIONS` set by hand win."""
     if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        if make_url(app.config["SQLALCHEMY_DATABASE_URI"]).database not in (None, "", ":memory:"):
+            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+                "max_overflow": -1,
+                **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
+            }
         return
     pool_size = int(app.config["KOSCI_DB_POOL_SIZE"])
     if pool_size < 1:

@@ -21,6 +21,7 @@ from sqlalchemy import Connection, Engine, bindparam, event, func, insert, selec
 from ..backup import sqlite_file
 from ..extensions import db
 from ..models import Game, GameSeat, Player, Turn
+from . import kept
 from .direct import Direct
 from .rows import GameLock, GameRow, PlayerRef, SeatRow, TurnRow, stamp_of
 from .writers import WriterQueue, queue_for
@@ -198,26 +199,51 @@ def own_write() -> Iterator[OwnWrite]:
     in the writers' queue like `writing`, runs this module's statements on the connection,
     runs the request's commit checks (`check_before_commit`) and commits when it ends; any
     error rolls it back. It must not nest in a session write (the session would hold SQLite's
-    write lock), and no ORM object may be written in it."""
+    write lock), and no ORM object may be written in it.
+
+    On SQLite the connection is the one this thread keeps for its own writes (`store.kept`:
+    checking one out of the pool and back would cost a tenth of a turn); on PostgreSQL it is
+    checked out of the pool, and back, around the block."""
     if _own.get() is not None:
         raise RuntimeError("own_write does not nest")
     engine = db.engine
     queue = writer_queue(engine)
-    if queue is not None and _session_is_writing():
+    if queue is None:
+        with engine.connect() as conn, _transaction(conn) as write:
+            yield write
+        return
+    if _session_is_writing():
         # It would wait for the session's SQLite write lock until the busy timeout, then fail.
         raise RuntimeError("own_write inside a write of the ORM session")
-    # The pool's checkout and return stay outside the queue: the other writers wait only for
-    # the transaction.
-    with engine.connect() as conn, nullcontext() if queue is None else queue.turn():
-        token = _own.set(conn)
-        try:
-            write = OwnWrite(conn)
-            with conn.begin():
-                yield write
-                if conn.in_transaction():
-                    _run_commit_checks()
-        finally:
-            _own.reset(token)
+    conn = kept.connection(engine)
+    try:
+        # The other writers wait only for the transaction, not for a connection.
+        with queue.turn(), _transaction(conn) as write:
+            yield write
+    except BaseException:
+        if not _ended_cleanly(conn):
+            kept.drop(conn)
+        raise
+
+
+@contextmanager
+def _transaction(conn: Connection) -> Iterator[OwnWrite]:
+    token = _own.set(conn)
+    try:
+        write = OwnWrite(conn)
+        with conn.begin():
+            yield write
+            if conn.in_transaction():
+                _run_commit_checks()
+    finally:
+        _own.reset(token)
+
+
+def _ended_cleanly(conn: Connection) -> bool:
+    """Whether a write that raised left its connection as a new one: rolled back, open."""
+    if conn.closed or conn.invalidated or conn.in_transaction():
+        return False
+    return not getattr(conn.connection.dbapi_connection, "in_transaction", True)
 
 
 def _session_is_writing() -> bool:
