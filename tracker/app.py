@@ -226,10 +226,11 @@ class SigningOnceSessionInterface(SecureCookieSessionInterface):
 def _configure_engine(app: Flask) -> None:
     """On a database server: a pool of `KOSCI_DB_POOL_SIZE` connections per process (and up to
     10 more in a burst, SQLAlchemy's default), each checked before use, so a restarted server
-    costs no request. On SQLite: SQLAlchemy's pool of 5, with no limit on connections beyond
-    it (each thread keeps one for its own writes, `store.kept`, and a file opened in this
-    process is no scarce resource: `serve --threads 12` must not make a request wait for a
-    connection). `SQLALCHEMY_ENGINE_OPTIONS` set by hand win."""
+    costs no request; each thread keeps one of them for its own writes (`store.kept`).
+    On SQLite: SQLAlchemy's pool of 5, with no limit on connections beyond it (each thread
+    keeps one for its own writes, and a file opened in this process is no scarce resource:
+    `serve --threads 12` must not make a request wait for a connection).
+    `SQLALCHEMY_ENGINE_OPTIONS` set by hand win."""
     if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
         if make_url(app.config["SQLALCHEMY_DATABASE_URI"]).database not in (None, "", ":memory:"):
             app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {

@@ -201,24 +201,19 @@ def own_write() -> Iterator[OwnWrite]:
     error rolls it back. It must not nest in a session write (the session would hold SQLite's
     write lock), and no ORM object may be written in it.
 
-    On SQLite the connection is the one this thread keeps for its own writes (`store.kept`:
-    checking one out of the pool and back would cost a tenth of a turn); on PostgreSQL it is
-    checked out of the pool, and back, around the block."""
+    The connection is the one this thread keeps for its own writes (`store.kept`: checking one
+    out of the pool and back would cost a tenth of a turn)."""
     if _own.get() is not None:
         raise RuntimeError("own_write does not nest")
     engine = db.engine
     queue = writer_queue(engine)
-    if queue is None:
-        with engine.connect() as conn, _transaction(conn) as write:
-            yield write
-        return
-    if _session_is_writing():
+    if queue is not None and _session_is_writing():
         # It would wait for the session's SQLite write lock until the busy timeout, then fail.
         raise RuntimeError("own_write inside a write of the ORM session")
     conn = kept.connection(engine)
     try:
         # The other writers wait only for the transaction, not for a connection.
-        with queue.turn(), _transaction(conn) as write:
+        with nullcontext() if queue is None else queue.turn(), _transaction(conn) as write:
             yield write
     except BaseException:
         if not _ended_cleanly(conn):
@@ -243,7 +238,13 @@ def _ended_cleanly(conn: Connection) -> bool:
     """Whether a write that raised left its connection as a new one: rolled back, open."""
     if conn.closed or conn.invalidated or conn.in_transaction():
         return False
-    return not getattr(conn.connection.dbapi_connection, "in_transaction", True)
+    dbapi = conn.connection.dbapi_connection
+    if dbapi is None:
+        return False
+    if hasattr(dbapi, "in_transaction"):  # sqlite3
+        return not dbapi.in_transaction
+    status = getattr(getattr(dbapi, "info", None), "transaction_status", None)  # psycopg
+    return getattr(status, "name", None) == "IDLE"
 
 
 def _session_is_writing() -> bool:

@@ -1,19 +1,22 @@
-"""The Core connection each thread keeps for its own writes (`store.own_write`), on SQLite.
+"""The Core connection each thread keeps for its own writes (`store.own_write`).
 
 Checking a connection out of SQLAlchemy's pool and back costs every turn a tenth of its CPU
-(docs/benchmarks.md, "Kept connections"): a new `Connection`, the pool's queue and its
-condition, the checkout's and the checkin's bookkeeping. A thread writes one turn at a
-time, so the first own write of a thread checks a connection out of the engine's pool and
-the thread keeps it: each later write begins and commits its transaction on it. The
-connection goes back to the pool when the thread ends (granian ends idle threads), when a
-write on it fails, or when its engine is disposed.
+on SQLite (docs/benchmarks.md, "Kept connections"): a new `Connection`, the pool's queue and
+its condition, the checkout's and the checkin's bookkeeping; on PostgreSQL also the pool's
+check of the connection, a round trip to the server. A thread writes one turn at a time, so
+the first own write of a thread checks a connection out of the engine's pool and the thread
+keeps it: each later write begins and commits its transaction on it. The connection goes
+back to the pool when the thread ends (granian ends idle threads), when a write on it fails,
+or when its engine is disposed.
 
 A kept connection is used again only by the thread that keeps it, for the same engine, in
 the same process (a connection never crosses a fork), from the same pool (`engine.dispose()`,
 before `serve` forks its workers or a restore replaces the file, makes every thread check
-out a new one), and while SQLAlchemy has not invalidated it. PostgreSQL gets none: there each
-kept connection would be one fewer for the session's pool of `KOSCI_DB_POOL_SIZE`, and the
-pool checks a connection before every use (a restarted server costs no request).
+out a new one), and while SQLAlchemy has not invalidated it. On a database server, one left
+unused for `IDLE_CHECK_SECONDS` is checked first, as the pool checks every connection it
+hands out: a server restarted while the table was thinking costs no turn. (The kept
+connections are checked out of the same pool as the session's: on PostgreSQL a process holds
+up to twice `KOSCI_DB_POOL_SIZE` connections, within its limit of that pool + 10.)
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 import weakref
 
 from sqlalchemy import Connection, Engine, event
@@ -32,6 +36,8 @@ _inherited: list[Connection] = []
 # Each engine's dispose count: a connection checked out before the last dispose is not kept.
 _disposals: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
 _disposals_lock = threading.Lock()
+# A kept connection to a database server unused for this long is checked before it is used.
+IDLE_CHECK_SECONDS = 1.0
 
 
 class _Kept:
@@ -42,6 +48,7 @@ class _Kept:
         self.engine = engine
         self.disposal = disposal
         self.pid = os.getpid()
+        self.used = time.monotonic()
 
     def usable_for(self, engine: Engine) -> bool:
         conn = self.conn
@@ -81,11 +88,12 @@ _local = _Local()
 
 
 def connection(engine: Engine) -> Connection:
-    """This thread's kept connection to `engine`'s SQLite file, checked out now if it has
-    none that may be used (its old one, if any, goes back to its pool first)."""
+    """This thread's kept connection to `engine`'s database, checked out now if it has none
+    that may be used (its old one, if any, goes back to its pool first)."""
     kept = _local.kept
     if kept is not None:
-        if kept.usable_for(engine):
+        if kept.usable_for(engine) and _answers(kept):
+            kept.used = time.monotonic()
             return kept.conn
         _local.kept = None
         kept.give_back()
@@ -94,6 +102,25 @@ def connection(engine: Engine) -> Connection:
     conn = engine.connect()
     _local.kept = _Kept(conn, engine, disposal)
     return conn
+
+
+def _answers(kept: _Kept) -> bool:
+    """Whether a kept connection still reaches its database: always on SQLite (a file opened in
+    this process); on a server, if it was used within `IDLE_CHECK_SECONDS`, or answers a ping
+    (else it is invalidated: the pool drops it)."""
+    engine = kept.engine
+    if engine.dialect.name == "sqlite" or time.monotonic() - kept.used < IDLE_CHECK_SECONDS:
+        return True
+    conn = kept.conn
+    dbapi = conn.connection.dbapi_connection
+    try:
+        if dbapi is None:
+            return False
+        engine.dialect.do_ping(dbapi)
+    except engine.dialect.loaded_dbapi.Error:
+        conn.invalidate()
+        return False
+    return True
 
 
 def drop(conn: Connection) -> None:
