@@ -83,12 +83,17 @@ class Direct:
         return None if row is None else tuple(row)
 
     def many(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Run once per set of parameters (`executemany`)."""
+        """Run once per set of parameters (`executemany`; one set, the common case of a turn's
+        one seat, as a plain `execute`: psycopg's `executemany` enters and leaves its pipeline
+        mode, which costs more than the statement)."""
         compiled = self._compile(conn.dialect)
         arguments = [self._arguments(compiled, row) for row in rows]
         cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         try:
-            cursor.executemany(compiled.sql, arguments)
+            if len(arguments) == 1:
+                cursor.execute(compiled.sql, arguments[0])
+            else:
+                cursor.executemany(compiled.sql, arguments)
         except conn.dialect.loaded_dbapi.Error as error:
             raise _wrapped(conn, compiled.sql, arguments, error) from error
         finally:
