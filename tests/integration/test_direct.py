@@ -105,6 +105,35 @@ def test_seat_figures_are_written_for_every_seat_given(app: Flask):
     ]
 
 
+@pytest.mark.parametrize("changed", [0, 1, 2])
+def test_a_turn_is_written_with_the_figures_of_the_seats_it_changed(app: Flask, changed: int):
+    """One seat (every turn but a game's last) is a single statement on PostgreSQL; none or
+    several are the turn's row and then the seats', as on SQLite: the same rows either way."""
+    at = datetime(2026, 12, 1, 18, 30)
+    with app.app_context():
+        account = new_account("Kowalscy")
+        view = games.create_game(account, "standard", ["Ala", "Ola"])
+        figures = {"place": 2, "upper_bonuses": 1, "generals": 1, "extra_bonuses": 0}
+        seats = [
+            {"seat_id": seat.id, "total": 40 + i, "is_winner": i == 1, **figures}
+            for i, seat in enumerate(view.seats[:changed])
+        ]
+        with store.writing():
+            store.lock_game(account, view.game.id)
+            turn_id = store.insert_turn(view.game.id, a_turn(1, at), seats)
+            db.session.commit()
+        turn = db.session.get(Turn, turn_id)
+        rows = db.session.scalars(
+            select(GameSeat).where(GameSeat.game_id == view.game.id).order_by(GameSeat.seat)
+        ).all()
+    assert turn is not None
+    assert (turn.game_id, turn.seq, turn.points) == (view.game.id, 1, 50)
+    written = [(s.total, s.place, s.is_winner, s.upper_bonuses, s.generals) for s in rows]
+    expected = [(40 + i, 2, i == 1, 1, 1) for i in range(changed)]
+    untouched = [(s.total, s.place, s.is_winner, s.upper_bonuses, s.generals) for s in view.seats]
+    assert written == expected + untouched[changed:]
+
+
 # --- own_write: the turn's transaction on a connection of its own ----------------------------
 
 

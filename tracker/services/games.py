@@ -261,10 +261,9 @@ def record_turn(
         if not confirm_zero and not view.is_poker:
             _ask_before_a_needless_zero(view, parsed, field, column)
         turn = _play(view, parsed, field, column)
-        turn.id = store.insert_turn(view.game.id, turn)
         view.turns.append(turn)
         view.log.append(turn)
-        results.store_results(view, {turn.seat})
+        results.store_turn(view, turn)
     expire_orm_game(view.game.id)
     game_view.remember(view)
     if view.finished:  # only the turn that ends the game pays for its review, after its lock

@@ -11,6 +11,7 @@ from ..extensions import db
 from ..models import utcnow
 from ..store import cache
 from ..store import games as store
+from ..store.rows import TurnRow
 from .game_view import GameView, build
 
 
@@ -40,6 +41,22 @@ def store_results(view: GameView, seats: set[int] | None = None) -> bool:
     winners once the game is over, and when it ended. Only changed rows are written, in the
     caller's transaction; the answer says whether any was. `seats` limits the work to the
     seats whose sheet changed, unless the game has just ended (places concern everyone)."""
+    changed = _changed_seats(view, seats)
+    store.update_seats(changed)
+    return _store_finished(view) or bool(changed)
+
+
+def store_turn(view: GameView, turn: TurnRow) -> None:
+    """Write a turn just played (already in `view`, its id set here) with the results it
+    changed, as `store_results(view, {turn.seat})` would store them, in the caller's
+    transaction: its row and its seat's figures go together (`store.insert_turn`)."""
+    turn.id = store.insert_turn(view.game.id, turn, _changed_seats(view, {turn.seat}))
+    _store_finished(view)
+
+
+def _changed_seats(view: GameView, seats: set[int] | None) -> list[dict[str, Any]]:
+    """The seats whose cached results differ from the state's (all of them, or `seats` unless
+    the game has just ended), updated on `view`; as rows for `store.update_seats`."""
     state = view.state
     everyone = seats is None or state.finished or view.game.finished
     changed = []
@@ -51,7 +68,12 @@ def store_results(view: GameView, seats: set[int] | None = None) -> bool:
             for key, value in values.items():
                 setattr(seat, key, value)
             changed.append({"seat_id": seat.id, **values})
-    store.update_seats(changed)
+    return changed
+
+
+def _store_finished(view: GameView) -> bool:
+    """Store when the game ended (or that it has not, any more); whether that changed."""
+    state = view.state
     finished_at = view.game.finished_at if state.finished else None
     if state.finished and finished_at is None:
         finished_at = utcnow()
@@ -59,7 +81,7 @@ def store_results(view: GameView, seats: set[int] | None = None) -> bool:
         view.game.finished_at = finished_at
         store.set_finished(view.game.id, finished_at)
         return True
-    return bool(changed)
+    return False
 
 
 def _refresh(game_id: int) -> GameView:

@@ -132,17 +132,23 @@ _UPDATE_POINTS = (
     .where(_turns.c.id == bindparam("turn_id"))
     .values(points=bindparam("new_points"), extra_bonus=bindparam("new_extra_bonus"))
 )
-_UPDATE_SEAT = Direct(
+_SEAT_FIGURES = ("total", "place", "is_winner", "upper_bonuses", "generals", "extra_bonuses")
+_SET_SEAT = (
     update(_seats)
     .where(_seats.c.id == bindparam("seat_id"))
-    .values(
-        total=bindparam("total"),
-        place=bindparam("place"),
-        is_winner=bindparam("is_winner"),
-        upper_bonuses=bindparam("upper_bonuses"),
-        generals=bindparam("generals"),
-        extra_bonuses=bindparam("extra_bonuses"),
-    )
+    .values({name: bindparam(name) for name in _SEAT_FIGURES})
+)
+_UPDATE_SEAT = Direct(_SET_SEAT)
+# PostgreSQL: a turn and its seat's new figures in one statement, one round trip to the server
+# instead of two (a data-modifying CTE; SQLite has none, and needs no round trips).
+_NEW_TURN = (
+    insert(_turns)
+    .values({name: bindparam(name) for name in (*_TURN_VALUES, "created_at")})
+    .returning(_turns.c.id)
+    .cte("new_turn")
+)
+_INSERT_TURN_AND_SET_SEAT = Direct(
+    _SET_SEAT.add_cte(_NEW_TURN).returning(select(_NEW_TURN.c.id).scalar_subquery())
 )
 _TURNS_PLAYED = (
     select(_turns.c.game_id, func.count())
@@ -387,22 +393,28 @@ def turn_log(game_id: int) -> list[TurnRow]:
     return [_turn_row(r) for r in connection().execute(_LOG, {"game_id": game_id})]
 
 
-def insert_turn(game_id: int, turn: TurnRow) -> int:
-    row = _INSERT_TURN.first(
-        connection(),
-        {
-            "game_id": game_id,
-            "seq": turn.seq,
-            "seat": turn.seat,
-            "dice": turn.dice,
-            "field": turn.field,
-            "column": turn.column,
-            "points": turn.points,
-            "extra_bonus": turn.extra_bonus,
-            "created_at": turn.created_at,
-        },
-    )
-    assert row is not None  # RETURNING answers with the row inserted
+def insert_turn(game_id: int, turn: TurnRow, seats: Sequence[dict[str, Any]] = ()) -> int:
+    """Write a turn's row, and the new figures of the seats it changed (dicts of `seat_id` and
+    the `SeatRow` figures, as `update_seats` takes them); the turn's id. On PostgreSQL a turn
+    that changed one seat (every turn but a game's last) is one statement."""
+    conn = connection()
+    values = {
+        "game_id": game_id,
+        "seq": turn.seq,
+        "seat": turn.seat,
+        "dice": turn.dice,
+        "field": turn.field,
+        "column": turn.column,
+        "points": turn.points,
+        "extra_bonus": turn.extra_bonus,
+        "created_at": turn.created_at,
+    }
+    if len(seats) == 1 and conn.dialect.name == "postgresql":
+        row = _INSERT_TURN_AND_SET_SEAT.first(conn, {**values, **seats[0]})
+    else:
+        row = _INSERT_TURN.first(conn, values)
+        update_seats(seats)
+    assert row is not None  # RETURNING answers with the row inserted (and the seat exists)
     return int(row[0])
 
 
