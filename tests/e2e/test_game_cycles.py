@@ -18,7 +18,9 @@ from tracker.services import games as game_service
 
 from .web import Api, Browserless, legal_move, new_account, sheet_in, sheet_of
 
-ROUNDS = 15
+# Twelve rounds: the cycles of variants (4), players (2) and turns (3) meet every variant with
+# every game length once.
+ROUNDS = 12
 # Turns written per game, round after round: a game longer than the one deleted before it
 # passes through the state (turns in force, newest turn id) its predecessor was left in.
 TURNS = (4, 7, 10)
