@@ -15,7 +15,6 @@ from flask.cli import FlaskGroup
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
-from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -23,6 +22,7 @@ from werkzeug.routing import IntegerConverter
 from tracker import api, arbiter, auth, games, history, join, main, stats, transfer
 from tracker.advisor_cli import advisor_cli
 from tracker.api import API_PATH_PREFIX
+from tracker.backup import sqlite_file
 from tracker.cli import DEFAULT_THREADS, serve_command
 from tracker.commands import (
     audit_command,
@@ -232,7 +232,7 @@ def _configure_engine(app: Flask) -> None:
     `serve --threads 12` must not make a request wait for a connection).
     `SQLALCHEMY_ENGINE_OPTIONS` set by hand win."""
     if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
-        if make_url(app.config["SQLALCHEMY_DATABASE_URI"]).database not in (None, "", ":memory:"):
+        if sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"]) is not None:  # not in memory
             app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
                 "max_overflow": -1,
                 **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
