@@ -121,11 +121,12 @@ _IN_FORCE = (
     .order_by(_turns.c.seq)
 )
 _TURN_VALUES = ("game_id", "seq", "seat", "dice", "field", "column", "points", "extra_bonus")
-_INSERT_TURN = Direct(
+_TURN_INSERT = (
     insert(_turns)
     .values({name: bindparam(name) for name in (*_TURN_VALUES, "created_at")})
     .returning(_turns.c.id)
 )
+_INSERT_TURN = Direct(_TURN_INSERT)
 _MARK_UNDONE = update(_turns).where(_turns.c.id == bindparam("turn_id"))
 _UPDATE_POINTS = (
     update(_turns)
@@ -141,12 +142,7 @@ _SET_SEAT = (
 _UPDATE_SEAT = Direct(_SET_SEAT)
 # PostgreSQL: a turn and its seat's new figures in one statement, one round trip to the server
 # instead of two (a data-modifying CTE; SQLite has none, and needs no round trips).
-_NEW_TURN = (
-    insert(_turns)
-    .values({name: bindparam(name) for name in (*_TURN_VALUES, "created_at")})
-    .returning(_turns.c.id)
-    .cte("new_turn")
-)
+_NEW_TURN = _TURN_INSERT.cte("new_turn")
 _INSERT_TURN_AND_SET_SEAT = Direct(
     _SET_SEAT.add_cte(_NEW_TURN).returning(select(_NEW_TURN.c.id).scalar_subquery())
 )
