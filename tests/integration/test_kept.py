@@ -9,11 +9,12 @@ import gc
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import select, text
+from sqlalchemy import exc, select, text
 from stats_builders import new_account
 
 from tracker.extensions import db
@@ -21,6 +22,7 @@ from tracker.models import Game
 from tracker.services import games
 from tracker.store import games as store
 from tracker.store import kept
+from tracker.store.rows import TurnRow
 
 
 def a_game(app: Flask) -> tuple[int, int]:
@@ -83,6 +85,22 @@ def test_a_write_that_rolled_back_cleanly_keeps_its_connection_one_that_broke_it
     assert fresh is not first
     assert checked_out(app) == 1
     assert version_of(app, game_id) == 3  # the failed writes wrote nothing
+
+
+def test_after_the_databases_own_error_the_next_write_gets_a_fresh_connection(app: Flask):
+    account, game_id = a_game(app)
+    first = write(app, account, game_id)
+
+    def same_seq_twice() -> None:
+        turn = TurnRow(0, 1, 0, "66666", "five_of_a_kind", None, 50, 0, datetime(2026, 12, 1))
+        store.insert_turn(game_id, turn)
+        store.insert_turn(game_id, turn)
+
+    with pytest.raises(exc.IntegrityError):
+        write(app, account, game_id, same_seq_twice)
+    assert write(app, account, game_id) is not first
+    assert checked_out(app) == 1  # the old one went back to the pool
+    assert version_of(app, game_id) == 2
 
 
 def test_a_connection_goes_back_to_the_pool_when_its_thread_ends(app: Flask):

@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import g, has_app_context
 from sqlalchemy import Connection, Engine, bindparam, event, func, insert, select, update
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..backup import sqlite_file
 from ..extensions import db
@@ -217,9 +218,14 @@ def own_write() -> Iterator[OwnWrite]:
         # The other writers wait only for the transaction, not for a connection.
         with nullcontext() if queue is None else queue.turn(), _transaction(conn) as write:
             yield write
-    except BaseException:
-        if not _ended_cleanly(conn):
+    except Exception as exc:
+        # Anything else was rolled back (a failed rollback raises the database's error): the
+        # connection is as good as new. After the database's own error it goes back.
+        if isinstance(exc, SQLAlchemyError):
             kept.drop(conn)
+        raise
+    except BaseException:  # interrupted, perhaps inside the driver
+        kept.drop(conn)
         raise
 
 
@@ -234,19 +240,6 @@ def _transaction(conn: Connection) -> Iterator[OwnWrite]:
                 _run_commit_checks()
     finally:
         _own.reset(token)
-
-
-def _ended_cleanly(conn: Connection) -> bool:
-    """Whether a write that raised left its connection as a new one: rolled back, open."""
-    if conn.closed or conn.invalidated or conn.in_transaction():
-        return False
-    dbapi = conn.connection.dbapi_connection
-    if dbapi is None:
-        return False
-    if hasattr(dbapi, "in_transaction"):  # sqlite3
-        return not dbapi.in_transaction
-    status = getattr(getattr(dbapi, "info", None), "transaction_status", None)  # psycopg
-    return getattr(status, "name", None) == "IDLE"
 
 
 def _session_is_writing() -> bool:

@@ -6,8 +6,8 @@ its condition, the checkout's and the checkin's bookkeeping; on PostgreSQL also 
 check of the connection, a round trip to the server. A thread writes one turn at a time, so
 the first own write of a thread checks a connection out of the engine's pool and the thread
 keeps it: each later write begins and commits its transaction on it. The connection goes
-back to the pool when the thread ends (granian ends idle threads), when a write on it fails,
-or when its engine is disposed.
+back to the pool when the thread ends (granian ends idle threads), when the database reports
+an error on it, or when its engine is disposed.
 
 A kept connection is used again only by the thread that keeps it, for the same engine, in
 the same process (a connection never crosses a fork), from the same pool (`engine.dispose()`,
@@ -124,8 +124,8 @@ def _answers(kept: _Kept) -> bool:
 
 
 def drop(conn: Connection) -> None:
-    """Stop keeping `conn` (a write on it failed) and return it to its pool: the next write
-    checks out a fresh one, as the pool would give any request."""
+    """Stop keeping `conn` (the database reported an error on it) and return it to its pool:
+    the next write checks out a fresh one, as the pool would give any request."""
     kept = _local.kept
     if kept is not None and kept.conn is conn:
         _local.kept = None
