@@ -21,7 +21,9 @@ from sqlalchemy.exc import IntegrityError
 from tracker import rules
 from tracker.extensions import db
 from tracker.models import Account, Game, GameSeat, Player, Turn, name_key, utcnow
-from tracker.services import accounts, game_view
+from tracker.services import accounts
+from tracker.services import games as games_service
+from tracker.store import cache
 
 from .apps import dispose_engines, make_app, release_app
 
@@ -1094,16 +1096,22 @@ def test_the_same_turn_sent_by_two_phones_at_once_is_stored_once(app: Flask, api
         assert [tuple(row) for row in in_force] == [(seq, 1) for seq in range(1, rounds + 1)]
 
 
-def test_a_turn_sent_while_another_is_being_written_waits_and_is_refused(
-    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("held", [True, False], ids=["state held", "state read"])
+def test_a_turn_sent_while_another_is_being_written_is_written_once(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch, held: bool
 ):
-    """The other phone sends the same turn while this request, having locked the game, has
-    read it and not yet written: the other phone waits for the lock, then decides on what this
-    one wrote, and gets a 409. Nothing is decided on a stale read."""
+    """The other phone sends the same turn while this request has decided it and not yet
+    written it: one of the two writes it, the other decides again on what that one wrote and
+    gets a 409. Nothing is decided on a stale state. `held`: this process holds the game's
+    state (the turn is decided before the lock and written only if the game has not changed:
+    on PostgreSQL the other phone may then come first); else the game is read under its lock
+    (the other phone waits for it)."""
     game = api.new_game("standard", ["Ala", "Ola"])
+    if not held:
+        cache.clear()
     url = f"{GAMES}/{game['id']}/turns"
     body = {"dice": SIXES, "field": "sixes", "player": "Ala"}
-    original = game_view.load_for_turn
+    original = games_service._decide
     other_phone: list[Any] = []
     started = threading.Event()
 
@@ -1113,23 +1121,24 @@ def test_a_turn_sent_while_another_is_being_written_waits_and_is_refused(
 
     thread = threading.Thread(target=send_from_the_other_phone)
 
-    def other_phone_sends_after_this_read(*args: Any, **kwargs: Any) -> Any:
-        view = original(*args, **kwargs)
+    def other_phone_sends_after_this_decision(*args: Any, **kwargs: Any) -> Any:
+        turn = original(*args, **kwargs)
         if not thread.is_alive() and not started.is_set():
             # Its own thread, so its own app context and database session.
             thread.start()
             started.wait(timeout=10)
-            time.sleep(0.2)  # let it reach the lock while this request holds it
-        return view
+            time.sleep(0.2)  # let it reach the lock (or write first) while this one waits
+        return turn
 
-    monkeypatch.setattr(game_view, "load_for_turn", other_phone_sends_after_this_read)
+    monkeypatch.setattr(games_service, "_decide", other_phone_sends_after_this_decision)
 
     response = api.post(url, body)
     thread.join(timeout=10)
 
-    assert response.status_code == 201
-    assert [r.status_code for r in other_phone] == [409]
-    assert "kolej gracza Ola" in other_phone[0].get_json()["error"]
+    answers = [response, *other_phone]
+    assert sorted(r.status_code for r in answers) == [201, 409]
+    refused = next(r for r in answers if r.status_code == 409)
+    assert "kolej gracza Ola" in refused.get_json()["error"]
     monkeypatch.undo()
     final = api.game(game["id"])
     assert len(final["turns"]) == 1

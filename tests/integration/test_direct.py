@@ -4,6 +4,7 @@ same rows, types and errors as through `Connection.execute`, on SQLite and Postg
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -132,6 +133,51 @@ def test_a_turn_is_written_with_the_figures_of_the_seats_it_changed(app: Flask, 
     expected = [(40 + i, 2, i == 1, 1, 1) for i in range(changed)]
     untouched = [(s.total, s.place, s.is_winner, s.upper_bonuses, s.generals) for s in view.seats]
     assert written == expected + untouched[changed:]
+
+
+@pytest.mark.parametrize("changed", [0, 1, 2])
+@pytest.mark.parametrize(
+    "moved", [None, "version", "uid", "owner"], ids=["as held", "written since", "uid", "owner"]
+)
+def test_a_turn_decided_before_the_lock_is_written_only_on_the_game_it_was_decided_on(
+    app: Flask, changed: int, moved: str | None
+):
+    """`insert_turn_at_version` locks the game and writes the turn and its seats' figures
+    (one statement on PostgreSQL for none or one seat) only while the game is the state the
+    turn was decided on: the same version, uid and owner. Otherwise nothing at all: no turn,
+    no seat's figures, the version as it was."""
+    at = datetime(2026, 12, 1, 18, 30)
+    with app.app_context():
+        account = new_account("Kowalscy")
+        view = games.create_game(account, "standard", ["Ala", "Ola"])
+        game = view.game
+        held = {
+            None: game,
+            "version": game.at_version(game.version - 1),
+            "uid": replace(game, uid="0" * 32),
+            "owner": replace(game, account_id=account + 1),
+        }[moved]
+        figures = {"place": 2, "upper_bonuses": 1, "generals": 1, "extra_bonuses": 0}
+        seats = [
+            {"seat_id": seat.id, "total": 40 + i, "is_winner": i == 1, **figures}
+            for i, seat in enumerate(view.seats[:changed])
+        ]
+        with store.own_write():
+            turn_id = store.insert_turn_at_version(held, a_turn(1, at), seats)
+        rows = db.session.scalars(
+            select(GameSeat).where(GameSeat.game_id == game.id).order_by(GameSeat.seat)
+        ).all()
+        turns = db.session.scalars(select(Turn).where(Turn.game_id == game.id)).all()
+        version = version_of(game.id)
+    written = [(s.total, s.place, s.is_winner, s.upper_bonuses, s.generals) for s in rows]
+    untouched = [(s.total, s.place, s.is_winner, s.upper_bonuses, s.generals) for s in view.seats]
+    if moved is None:
+        assert [(t.id, t.seq, t.points) for t in turns] == [(turn_id, 1, 50)]
+        assert written == [(40 + i, 2, i == 1, 1, 1) for i in range(changed)] + untouched[changed:]
+        assert version == game.version + 1
+    else:
+        assert turn_id is None
+        assert (turns, written, version) == ([], untouched, game.version)
 
 
 # --- own_write: the turn's transaction on a connection of its own ----------------------------

@@ -17,7 +17,7 @@ from sqlalchemy import func, select, text
 
 from tracker.extensions import db
 from tracker.models import Account, Game, Player, Turn
-from tracker.services import InvalidInput, accounts, game_view, players
+from tracker.services import InvalidInput, accounts, players
 from tracker.services import games as game_service
 from tracker.store import cache
 
@@ -103,16 +103,22 @@ def test_a_turn_racing_an_undo_never_leaves_a_gap_in_the_turns(app: Flask, api: 
     assert sorted(filled) == sorted(t["field"] for t in final["turns"])
 
 
-def test_an_undo_sent_while_a_turn_is_being_written_waits_for_it(
-    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("held", [True, False], ids=["state held", "state read"])
+def test_an_undo_sent_while_a_turn_is_being_written_never_breaks_the_game(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch, held: bool
 ):
-    """Deterministically: the undo arrives after the turn has read the game and before it has
+    """Deterministically: the undo arrives after the turn has been decided and before it is
     written. Decided outside the write's transaction, the undo took back turn 2 and the turn
-    was stored as seq 3: turns in force [1, 3], and the game broken for good."""
+    was stored as seq 3: turns in force [1, 3], and the game broken for good. Now either the
+    undo waits for the turn and takes it back, or (a turn decided on the state this process
+    holds, before the lock, on PostgreSQL) the undo comes first and the turn, finding the game
+    changed, is decided again on it and written as turn 2."""
     game = api.new_game("standard", ["Ala"])
     api.turn(game["id"], FILLER["ones"], "ones")
     api.turn(game["id"], FILLER["twos"], "twos")
-    original = game_view.load_for_turn
+    if not held:
+        cache.clear()
+    original = game_service._decide
     undone: list[Any] = []
     thread = threading.Thread(
         target=lambda: undone.append(
@@ -120,14 +126,14 @@ def test_an_undo_sent_while_a_turn_is_being_written_waits_for_it(
         )
     )
 
-    def undo_arrives_after_this_read(*args: Any, **kwargs: Any) -> Any:
-        view = original(*args, **kwargs)
+    def undo_arrives_after_this_decision(*args: Any, **kwargs: Any) -> Any:
+        turn = original(*args, **kwargs)
         if not thread.is_alive() and not undone:
             thread.start()
             thread.join(timeout=0.5)  # it finishes here only if nothing holds it back
-        return view
+        return turn
 
-    monkeypatch.setattr(game_view, "load_for_turn", undo_arrives_after_this_read)
+    monkeypatch.setattr(game_service, "_decide", undo_arrives_after_this_decision)
 
     response = api.post(f"{GAMES}/{game['id']}/turns", {"dice": SIXES, "field": "sixes"})
     thread.join(timeout=10)
@@ -136,8 +142,10 @@ def test_an_undo_sent_while_a_turn_is_being_written_waits_for_it(
     assert [r.status_code for r in undone] == [200]
     monkeypatch.undo()
     assert turns_in_force(app, game["id"]) == [1, 2]
-    final = api.game(game["id"])
-    assert [t["field"] for t in final["turns"]] == ["ones", "twos"]  # the undo took "sixes"
+    final = [t["field"] for t in api.game(game["id"])["turns"]]
+    undo_came_first = held and app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
+    # The undo took "sixes" back, or it took "twos" and "sixes" was written after it.
+    assert final == (["ones", "sixes"] if undo_came_first else ["ones", "twos"])
 
 
 # --- safe retries ----------------------------------------------------------------------------
@@ -311,6 +319,32 @@ def test_a_game_written_by_another_process_is_not_judged_from_the_cache(app: Fla
     assert sorted(after["players"][0]["columns"][0]["cells"]) == ["ones", "sixes", "twos"]
 
 
+def test_a_turn_decided_on_a_state_another_process_has_moved_past_is_decided_again(
+    app: Flask, api: Api
+):
+    """The turn is decided on the state this process holds before any lock, and written only
+    if the game is still at that state's version: here the state would take the turn (its
+    seq is free there), but another worker has written since, so it is decided again on the
+    game as it is."""
+    game = api.new_game("standard", ["Ala"])
+    api.turn(game["id"], FILLER["ones"], "ones")
+    with app.app_context():
+        account_id = db.session.get(Game, game["id"]).account_id
+    stale = cache.take(game["id"], account_id)  # this process's state: Jedynki only
+    assert stale is not None
+    with app.app_context():  # another worker writes Szóstki as turn 2
+        game_service.record_turn(account_id, game["id"], SIXES, "sixes")
+    cache.clear()
+    cache.put(stale.game, list(stale.seats), list(stale.turns), stale.state)
+
+    after = api.turn(game["id"], FILLER["twos"], "twos")
+
+    assert sorted(after["players"][0]["columns"][0]["cells"]) == ["ones", "sixes", "twos"]
+    assert [turn["field"] for turn in after["turns"]] == ["ones", "sixes", "twos"]
+    again = api.turn(game["id"], FILLER["threes"], "threes")  # the state is the game's again
+    assert len(again["players"][0]["columns"][0]["cells"]) == 4
+
+
 def test_a_game_recreated_under_the_same_id_is_never_judged_from_the_old_one(app: Flask, api: Api):
     """Ids are no longer reused, but the cache must not rely on it: force a new game (another
     account, another variant) into the id of a cached one, with the same version."""
@@ -398,7 +432,9 @@ def test_a_write_owns_the_cached_state_and_a_failed_one_leaves_nothing_half_chan
     def fails(*_args: Any, **_kwargs: Any) -> int:
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(game_service.store, "insert_turn", fails)  # after the rules played it
+    # After the rules played it (the turn is written by one or the other).
+    monkeypatch.setattr(game_service.store, "insert_turn", fails)
+    monkeypatch.setattr(game_service.store, "insert_turn_at_version", fails)
     with pytest.raises(RuntimeError):
         api.post(f"{GAMES}/{game['id']}/turns", {"dice": FILLER["ones"], "field": "ones"})
     monkeypatch.undo()

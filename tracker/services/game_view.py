@@ -135,12 +135,25 @@ def load_for_turn(lock: GameLock) -> GameView:
     cached = cache.take_before(lock)
     if cached is None:
         return build(*store.read_game_by_id(lock.id), log=False)
+    return _written_from(cached, lock.version)
+
+
+def cached_for_turn(account_id: int, game_id: int) -> GameView | None:
+    """The view a turn may be decided on before any lock: this process's state of the
+    account's game (`store.cache`), at the version the turn's write will raise it to. The
+    write only goes through if the game is still that state (`results.store_turn_at_version`).
+    None when the process holds no state of the game."""
+    cached = cache.take(game_id, account_id)
+    return None if cached is None else _written_from(cached, cached.game.version + 1)
+
+
+def _written_from(cached: cache.CachedTable[object], version: int) -> GameView:
     state = cached.state
     assert isinstance(state, rules.TableGame | rules.PokerMatch)
     turns = list(cached.turns)
-    variant = rules.find_variant(lock.variant)
-    game = cached.game.at_version(lock.version)
-    # The entry is this write's alone (taken under the game's lock): no copies.
+    variant = rules.find_variant(cached.game.variant)
+    game = cached.game.at_version(version)
+    # The entry is this write's alone (taken out of the cache): no copies.
     return GameView(game, list(cached.seats), turns, list(turns), variant, state)
 
 

@@ -31,7 +31,7 @@ from ..store import cache
 from ..store import games as store
 from ..store.rows import GameLock, TurnRow
 from . import audit, game_view, results, skill
-from .errors import Conflict, InvalidInput, NotFound
+from .errors import Conflict, InvalidInput, NotFound, ServiceError
 from .game_view import NO_GAME, GameView, load, stamp
 from .players import player_ids_by_names
 
@@ -247,28 +247,77 @@ def record_turn(
         raise InvalidInput(rules_text(exc), "dice") from exc
     # On a connection of its own: the ORM session would cost a sixth of the turn.
     with store.own_write() as write:
-        game = _lock(account_id, game_id)
-        view = game_view.load_for_turn(game)
-        if expected_seq is not None and expected_seq != view.next_seq:
-            if _repeats_the_last_turn(view, expected_seq, parsed, field, column, player):
-                # A retry of a request whose answer was lost: the turn is written, once.
-                write.rollback()
-                view.game.version -= 1  # the lock's raise was rolled back
-                game_view.remember(view)  # the cache's entry, as it was taken
-                return view
-            raise Overtaken(view, expected_seq)
-        _check_turn(view, player)
-        if not confirm_zero and not view.is_poker:
-            _ask_before_a_needless_zero(view, parsed, field, column)
-        turn = _play(view, parsed, field, column)
-        view.turns.append(turn)
-        view.log.append(turn)
-        results.store_turn(view, turn)
+        written = _on_cached_state(
+            account_id, game_id, parsed, field, column, expected_seq, player, confirm_zero
+        )
+        if written is not None:
+            view = written
+        else:
+            game = _lock(account_id, game_id)
+            view = game_view.load_for_turn(game)
+            if expected_seq is not None and expected_seq != view.next_seq:
+                if _repeats_the_last_turn(view, expected_seq, parsed, field, column, player):
+                    # A retry of a request whose answer was lost: the turn is written, once.
+                    write.rollback()
+                    view.game.version -= 1  # the lock's raise was rolled back
+                    game_view.remember(view)  # the cache's entry, as it was taken
+                    return view
+                raise Overtaken(view, expected_seq)
+            turn = _decide(view, parsed, field, column, player, confirm_zero)
+            results.store_turn(view, turn)
     expire_orm_game(view.game.id)
     game_view.remember(view)
     if view.finished:  # only the turn that ends the game pays for its review, after its lock
         skill.review_finished(view)
     return view
+
+
+def _on_cached_state(
+    account_id: int,
+    game_id: object,
+    dice: rules.Dice,
+    field: object,
+    column: object,
+    expected_seq: int | None,
+    player: str | None,
+    confirm_zero: bool,
+) -> GameView | None:
+    """The turn decided on this process's state of the game (`store.cache`) and written with
+    the game's lock taken in the same statement, only while the game is still that state: one
+    statement fewer than `_lock` first (on PostgreSQL the whole turn is one statement, a
+    round trip to the server). None, with nothing written, when the process holds no state of
+    the game or the game has changed since, and also when that state would not write the turn
+    as asked: the caller then decides under the lock, so that a refusal, a conflict or a
+    question is only ever given on the game as it is."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        return None
+    view = game_view.cached_for_turn(account_id, game_id)
+    if view is None or (expected_seq is not None and expected_seq != view.next_seq):
+        return None
+    try:
+        turn = _decide(view, dice, field, column, player, confirm_zero)
+    except (ServiceError, NeedsConfirmation):
+        return None
+    return view if results.store_turn_at_version(view, turn) else None
+
+
+def _decide(
+    view: GameView,
+    dice: rules.Dice,
+    field: object,
+    column: object,
+    player: str | None,
+    confirm_zero: bool,
+) -> TurnRow:
+    """The turn the rules write for these dice in this field, played on `view` (its state,
+    turns and log); Conflict, InvalidInput or NeedsConfirmation when they do not."""
+    _check_turn(view, player)
+    if not confirm_zero and not view.is_poker:
+        _ask_before_a_needless_zero(view, dice, field, column)
+    turn = _play(view, dice, field, column)
+    view.turns.append(turn)
+    view.log.append(turn)
+    return turn
 
 
 def _repeats_the_last_turn(

@@ -54,6 +54,19 @@ def store_turn(view: GameView, turn: TurnRow) -> None:
     _store_finished(view)
 
 
+def store_turn_at_version(view: GameView, turn: TurnRow) -> bool:
+    """`store_turn` for a turn decided on this process's state of the game without its lock
+    (`game_view.cached_for_turn`): the game is locked and the turn written only if the game is
+    still at the version before `view.game`'s. Whether it was; if not, nothing was written."""
+    before = view.game.at_version(view.game.version - 1)
+    turn_id = store.insert_turn_at_version(before, turn, _changed_seats(view, {turn.seat}))
+    if turn_id is None:
+        return False
+    turn.id = turn_id
+    _store_finished(view)
+    return True
+
+
 def _changed_seats(view: GameView, seats: set[int] | None) -> list[dict[str, Any]]:
     """The seats whose cached results differ from the state's (all of them, or `seats` unless
     the game has just ended), updated on `view`; as rows for `store.update_seats`."""

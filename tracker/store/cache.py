@@ -3,8 +3,11 @@
 It only saves reading a game's seats and turns and rebuilding its sheets. A write reads the
 game's row as its lock raises the version (`store.games.lock_game`); the entry serves it only
 when it is that very game (uid) as it was just before (the version before the raise), so it
-never answers for another game, another process's write or a stale version. Every change to a
-game's turns, seats or players' names raises its version. Entries also go on undo and delete.
+never answers for another game, another process's write or a stale version. A turn may also be
+decided on the entry before any statement (`take`): its write then takes the lock only on the
+condition that the game is still the entry's uid, account and version
+(`store.games.insert_turn_at_version`), and writes nothing otherwise. Every change to a game's
+turns, seats or players' names raises its version. Entries also go on undo and delete.
 """
 
 from __future__ import annotations
@@ -50,6 +53,15 @@ def take_before(game: GameLock) -> CachedTable[object] | None:
     one reads the game again."""
     cached = _tables.pop(game.id, None)
     return cached if cached is not None and cached.precedes(game) else None
+
+
+def take(game_id: int, account_id: int) -> CachedTable[object] | None:
+    """The entry of the game, whatever its version, taken out of the cache, for a write that
+    decides on it before any lock: it only writes if the game is still that very state
+    (`store.games.insert_turn_at_version`), and otherwise takes the lock and reads the game
+    again. None when this process holds no state of the game, or holds another account's."""
+    cached = _tables.pop(game_id, None)
+    return cached if cached is not None and cached.game.account_id == account_id else None
 
 
 def put(game: GameRow, seats: list[SeatRow], turns: list[TurnRow], state: object) -> None:

@@ -1,6 +1,6 @@
 """The turn path's statements, run on the DB-API cursor of the session's own connection.
 
-Every turn runs three statements (the game's lock, the turn's row, the seat's figures). Through
+A turn runs up to three statements (the game's lock, the turn's row, the seat's figures). Through
 `Connection.execute` each costs about 25 µs of Python here (the execution context, parameter
 processing, the result's wrapping) for 3 µs of the database's own work: a tenth of a turn's
 server CPU (docs/benchmarks.md, "Twice the peer"). `Direct` keeps what matters of SQLAlchemy:

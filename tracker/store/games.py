@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import g, has_app_context
-from sqlalchemy import Connection, Engine, bindparam, event, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, event, exists, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..backup import sqlite_file
@@ -91,6 +91,16 @@ _LOCK = Direct(
     .values(version=_games.c.version + 1)
     .returning(_games.c.id, _games.c.uid, _games.c.variant, _games.c.version)
 )
+# The same lock for a write decided on this process's state of the game (`store.cache`) before
+# any statement: taken only while the game is still that state (the same uid, owner and
+# version). Nothing matches once another write has come first.
+_LOCK_AT_VERSION = (
+    update(_games)
+    .where(_OWNED, _games.c.uid == bindparam("uid"), _games.c.version == bindparam("version"))
+    .values(version=_games.c.version + 1)
+    .returning(_games.c.id)
+)
+_LOCK_IF_AT_VERSION = Direct(_LOCK_AT_VERSION)
 _BUMP_VERSION = (
     update(_games).where(_games.c.id == bindparam("game_id")).values(version=_games.c.version + 1)
 )
@@ -146,6 +156,31 @@ _UPDATE_SEAT = Direct(_SET_SEAT)
 _NEW_TURN = _TURN_INSERT.cte("new_turn")
 _INSERT_TURN_AND_SET_SEAT = Direct(
     _SET_SEAT.add_cte(_NEW_TURN).returning(select(_NEW_TURN.c.id).scalar_subquery())
+)
+# PostgreSQL: that lock, the turn's row and its seat's figures in one statement, each part
+# written only if the one before it was (an empty CTE inserts and updates nothing).
+_LOCKED = _LOCK_AT_VERSION.cte("locked")
+_NEW_TURN_IF_LOCKED = (
+    insert(_turns)
+    .from_select(
+        _TURN_VALUES + ("created_at",),
+        select(
+            _LOCKED.c.id,
+            *(bindparam(name, type_=_turns.c[name].type) for name in _TURN_VALUES[1:]),
+            bindparam("created_at", type_=_turns.c.created_at.type),
+        ),
+    )
+    .returning(_turns.c.id)
+    .cte("new_turn")
+)
+_LOCK_AND_INSERT_TURN = Direct(
+    select(_NEW_TURN_IF_LOCKED.c.id).add_cte(_LOCKED).add_cte(_NEW_TURN_IF_LOCKED)
+)
+_LOCK_INSERT_TURN_AND_SET_SEAT = Direct(
+    _SET_SEAT.where(exists(select(_NEW_TURN_IF_LOCKED.c.id)))
+    .add_cte(_LOCKED)
+    .add_cte(_NEW_TURN_IF_LOCKED)
+    .returning(select(_NEW_TURN_IF_LOCKED.c.id).scalar_subquery())
 )
 _TURNS_PLAYED = (
     select(_turns.c.game_id, func.count())
@@ -387,7 +422,46 @@ def insert_turn(game_id: int, turn: TurnRow, seats: Sequence[dict[str, Any]] = (
     the `SeatRow` figures, as `update_seats` takes them); the turn's id. On PostgreSQL a turn
     that changed one seat (every turn but a game's last) is one statement."""
     conn = connection()
-    values = {
+    values = _turn_values(game_id, turn)
+    if len(seats) == 1 and conn.dialect.name == "postgresql":
+        row = _INSERT_TURN_AND_SET_SEAT.first(conn, {**values, **seats[0]})
+    else:
+        row = _INSERT_TURN.first(conn, values)
+        update_seats(seats)
+    assert row is not None  # RETURNING answers with the row inserted (and the seat exists)
+    return int(row[0])
+
+
+def insert_turn_at_version(
+    game: GameRow, turn: TurnRow, seats: Sequence[dict[str, Any]] = ()
+) -> int | None:
+    """Lock the game and write a turn decided on this process's state of it (`store.cache`),
+    only while the game is still that state: the same game (uid) of the same account at the
+    same version, which the lock raises by one. The turn's id (its seats' figures written as
+    `insert_turn` writes them); None when another write has come first: nothing is written
+    and nothing locked, and the caller takes the lock (`lock_game`) and decides again. On
+    PostgreSQL a turn that changes at most one seat is this one statement."""
+    conn = connection()
+    at = {
+        "game_id": game.id,
+        "owner_id": game.account_id,
+        "uid": game.uid,
+        "version": game.version,
+    }
+    if len(seats) <= 1 and conn.dialect.name == "postgresql":
+        values = {**at, **_turn_values(game.id, turn)}
+        if seats:
+            row = _LOCK_INSERT_TURN_AND_SET_SEAT.first(conn, {**values, **seats[0]})
+        else:
+            row = _LOCK_AND_INSERT_TURN.first(conn, values)
+        return None if row is None else int(row[0])
+    if _LOCK_IF_AT_VERSION.first(conn, at) is None:
+        return None
+    return insert_turn(game.id, turn, seats)
+
+
+def _turn_values(game_id: int, turn: TurnRow) -> dict[str, Any]:
+    return {
         "game_id": game_id,
         "seq": turn.seq,
         "seat": turn.seat,
@@ -398,13 +472,6 @@ def insert_turn(game_id: int, turn: TurnRow, seats: Sequence[dict[str, Any]] = (
         "extra_bonus": turn.extra_bonus,
         "created_at": turn.created_at,
     }
-    if len(seats) == 1 and conn.dialect.name == "postgresql":
-        row = _INSERT_TURN_AND_SET_SEAT.first(conn, {**values, **seats[0]})
-    else:
-        row = _INSERT_TURN.first(conn, values)
-        update_seats(seats)
-    assert row is not None  # RETURNING answers with the row inserted (and the seat exists)
-    return int(row[0])
 
 
 def mark_undone(turn_id: int, at: datetime) -> None:
