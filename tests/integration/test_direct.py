@@ -3,6 +3,7 @@ same rows, types and errors as through `Connection.execute`, on SQLite and Postg
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -178,6 +179,53 @@ def test_a_turn_decided_before_the_lock_is_written_only_on_the_game_it_was_decid
     else:
         assert turn_id is None
         assert (turns, written, version) == ([], untouched, game.version)
+
+
+class Refused(Exception):
+    pass
+
+
+@pytest.mark.parametrize("checked", [False, True], ids=["no check", "a commit check"])
+def test_a_turn_that_is_the_whole_write_commits_by_itself_unless_a_check_must_run_first(
+    app: Flask, checked: bool
+):
+    """`whole`: nothing else is written. On PostgreSQL the one statement then commits by
+    itself (no BEGIN, no COMMIT: two round trips), unless the write has commit checks (a
+    guest's invitation, asked after the lock and before the commit): then the turn waits in
+    the transaction for the check, and goes if the check refuses. The connection is back to
+    ordinary transactions afterwards: the next write is one transaction again."""
+    at = datetime(2026, 12, 1, 18, 30)
+    with app.app_context():
+        account = new_account("Kowalscy")
+        view = games.create_game(account, "standard", ["Ala", "Ola"])
+        seats = [{"seat_id": view.seats[0].id, "total": 50, "is_winner": False, "place": None}]
+        seats[0].update(upper_bonuses=0, generals=1, extra_bonuses=0)
+        if checked:
+
+            def refuse() -> None:
+                raise Refused
+
+            store.check_before_commit(refuse)
+        postgres = db.engine.dialect.name == "postgresql"
+        with contextlib.suppress(Refused), store.own_write() as write:
+            turn_id = store.insert_turn_at_version(view.game, a_turn(1, at), seats, whole=True)
+            dbapi = write.conn.connection.dbapi_connection
+            if postgres:
+                status = dbapi.info.transaction_status.name  # type: ignore[union-attr]
+                assert status == ("INTRANS" if checked else "IDLE")
+        assert turn_id is not None
+        if postgres:
+            assert dbapi.autocommit is False  # type: ignore[union-attr]
+        written = db.session.scalars(select(Turn.id).where(Turn.game_id == view.game.id)).all()
+        assert written == ([] if checked else [turn_id])
+        assert version_of(view.game.id) == view.game.version + (0 if checked else 1)
+        db.session.remove()
+
+        with contextlib.suppress(Refused), store.own_write():  # two statements, one transaction
+            store.lock_game(account, view.game.id)
+            store.insert_turn(view.game.id, a_turn(2, at))
+            raise Refused
+        assert version_of(view.game.id) == view.game.version + (0 if checked else 1)
 
 
 # --- own_write: the turn's transaction on a connection of its own ----------------------------

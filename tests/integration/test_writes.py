@@ -447,6 +447,33 @@ def test_a_write_owns_the_cached_state_and_a_failed_one_leaves_nothing_half_chan
     assert sorted(again["players"][0]["columns"][0]["cells"]) == ["ones", "sixes", "twos"]
 
 
+def test_the_turn_that_ends_a_game_is_one_write_with_its_end(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+):
+    """The last turn writes the turn, the seat's figures and when the game ended: if storing
+    the end fails, the turn is not written either (a turn that does not end the game may
+    commit by itself on PostgreSQL; this one must not)."""
+    game = api.new_game("standard", ["Ala"])
+    for field in STANDARD_ORDER[:-1]:
+        api.turn(game["id"], FILLER[field], field)
+    assert cache.holds(game["id"])  # decided on this process's state
+
+    def fails(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(game_service.results.store, "set_finished", fails)
+    last = STANDARD_ORDER[-1]
+    with pytest.raises(RuntimeError):
+        api.post(f"{GAMES}/{game['id']}/turns", {"dice": FILLER[last], "field": last})
+    monkeypatch.undo()
+
+    after = api.game(game["id"])
+    assert len(after["turns"]) == len(STANDARD_ORDER) - 1
+    assert after["finished"] is False
+    ended = api.turn(game["id"], FILLER[last], last)
+    assert ended["finished"] is True
+
+
 # --- the limit on turns is the same when playing and when importing --------------------------
 
 

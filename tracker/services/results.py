@@ -59,7 +59,10 @@ def store_turn_at_version(view: GameView, turn: TurnRow) -> bool:
     (`game_view.cached_for_turn`): the game is locked and the turn written only if the game is
     still at the version before `view.game`'s. Whether it was; if not, nothing was written."""
     before = view.game.at_version(view.game.version - 1)
-    turn_id = store.insert_turn_at_version(before, turn, _changed_seats(view, {turn.seat}))
+    # A turn that does not end the game is the write's whole work: nothing else changes.
+    turn_id = store.insert_turn_at_version(
+        before, turn, _changed_seats(view, {turn.seat}), whole=not view.state.finished
+    )
     if turn_id is None:
         return False
     turn.id = turn_id

@@ -296,6 +296,10 @@ def check_before_commit(check: Callable[[], None]) -> None:
     checks.append(check)
 
 
+def _commit_checks() -> list[Callable[[], None]]:
+    return g.get("commit_checks", []) if has_app_context() else []
+
+
 def _run_commit_checks(*_args: object) -> None:
     if has_app_context():
         for check in g.get("commit_checks", ()):
@@ -433,14 +437,19 @@ def insert_turn(game_id: int, turn: TurnRow, seats: Sequence[dict[str, Any]] = (
 
 
 def insert_turn_at_version(
-    game: GameRow, turn: TurnRow, seats: Sequence[dict[str, Any]] = ()
+    game: GameRow, turn: TurnRow, seats: Sequence[dict[str, Any]] = (), *, whole: bool = False
 ) -> int | None:
     """Lock the game and write a turn decided on this process's state of it (`store.cache`),
     only while the game is still that state: the same game (uid) of the same account at the
     same version, which the lock raises by one. The turn's id (its seats' figures written as
     `insert_turn` writes them); None when another write has come first: nothing is written
-    and nothing locked, and the caller takes the lock (`lock_game`) and decides again. On
-    PostgreSQL a turn that changes at most one seat is this one statement."""
+    and nothing locked, and the caller takes the lock (`lock_game`) and decides again.
+
+    On PostgreSQL a turn that changes at most one seat is this one statement. `whole`: the
+    caller writes nothing else in this write. When the write has run no statement yet and has
+    no commit checks (`check_before_commit`), the statement then commits by itself: a single
+    statement is a transaction of its own, and BEGIN and COMMIT would be two more round trips
+    to the server (the write's own commit then has nothing left to do)."""
     conn = connection()
     at = {
         "game_id": game.id,
@@ -450,14 +459,32 @@ def insert_turn_at_version(
     }
     if len(seats) <= 1 and conn.dialect.name == "postgresql":
         values = {**at, **_turn_values(game.id, turn)}
-        if seats:
-            row = _LOCK_INSERT_TURN_AND_SET_SEAT.first(conn, {**values, **seats[0]})
-        else:
-            row = _LOCK_AND_INSERT_TURN.first(conn, values)
+        with _by_itself(conn) if whole and not _commit_checks() else nullcontext():
+            if seats:
+                row = _LOCK_INSERT_TURN_AND_SET_SEAT.first(conn, {**values, **seats[0]})
+            else:
+                row = _LOCK_AND_INSERT_TURN.first(conn, values)
         return None if row is None else int(row[0])
     if _LOCK_IF_AT_VERSION.first(conn, at) is None:
         return None
     return insert_turn(game.id, turn, seats)
+
+
+@contextmanager
+def _by_itself(conn: Connection) -> Iterator[None]:
+    """PostgreSQL (psycopg): the statements run in this block commit each by itself, if the
+    connection's transaction has not begun (psycopg begins it with the first statement).
+    SQLAlchemy's commit and rollback of the write then find no transaction on the server and
+    send nothing."""
+    dbapi = conn.connection.dbapi_connection
+    if dbapi.info.transaction_status.name != "IDLE":  # type: ignore[union-attr]
+        yield
+        return
+    dbapi.autocommit = True  # type: ignore[union-attr]
+    try:
+        yield
+    finally:
+        dbapi.autocommit = False  # type: ignore[union-attr]
 
 
 def _turn_values(game_id: int, turn: TurnRow) -> dict[str, Any]:
