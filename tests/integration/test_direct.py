@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -226,6 +227,49 @@ def test_a_turn_that_is_the_whole_write_commits_by_itself_unless_a_check_must_ru
             store.insert_turn(view.game.id, a_turn(2, at))
             raise Refused
         assert version_of(view.game.id) == view.game.version + (0 if checked else 1)
+
+
+def test_a_connection_that_cannot_leave_autocommit_is_never_used_again(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+):
+    """Interrupted inside the statement that commits by itself, psycopg cannot switch the
+    connection back to transactions: the connection goes, and the next write, on a new one,
+    is one transaction again."""
+    at = datetime(2026, 12, 1, 18, 30)
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("PostgreSQL only: SQLite's statements never commit by themselves here")
+        account = new_account("Kowalscy")
+        view = games.create_game(account, "standard", ["Ala"])
+        with store.own_write() as write:
+            dbapi = write.conn.connection.dbapi_connection
+        kind = type(dbapi)
+        real = kind.autocommit
+
+        def stuck(connection: Any, value: bool) -> None:
+            if not value:
+                raise RuntimeError("can't change autocommit now: the query is still running")
+            real.fset(connection, value)  # type: ignore[misc]
+
+        monkeypatch.setattr(kind, "autocommit", property(real.fget, stuck))
+        invalidated: list[bool] = []
+
+        def one_turn_by_itself() -> None:
+            with store.own_write() as write:
+                store.insert_turn_at_version(view.game, a_turn(1, at), whole=True)
+                invalidated.append(write.conn.invalidated)
+
+        with pytest.raises(exc.PendingRollbackError):  # its commit finds it gone
+            one_turn_by_itself()
+        monkeypatch.undo()
+        assert invalidated == [True]
+
+        with contextlib.suppress(Refused), store.own_write() as write:
+            assert write.conn.connection.dbapi_connection is not dbapi
+            store.lock_game(account, view.game.id)
+            store.insert_turn(view.game.id, a_turn(2, at))
+            raise Refused
+        assert version_of(view.game.id) == view.game.version + 1  # the first turn's only
 
 
 # --- own_write: the turn's transaction on a connection of its own ----------------------------

@@ -484,7 +484,12 @@ def _by_itself(conn: Connection) -> Iterator[None]:
     try:
         yield
     finally:
-        dbapi.autocommit = False  # type: ignore[union-attr]
+        try:
+            dbapi.autocommit = False  # type: ignore[union-attr]
+        except Exception:
+            # Interrupted inside the statement: the connection cannot go back to transactions
+            # now, and must never run another write (each statement would commit alone).
+            conn.invalidate()
 
 
 def _turn_values(game_id: int, turn: TurnRow) -> dict[str, Any]:
