@@ -301,9 +301,8 @@ def _commit_checks() -> list[Callable[[], None]]:
 
 
 def _run_commit_checks(*_args: object) -> None:
-    if has_app_context():
-        for check in g.get("commit_checks", ()):
-            check()
+    for check in _commit_checks():
+        check()
 
 
 # Every commit of the ORM session (of every request) runs the request's checks.
@@ -473,9 +472,9 @@ def insert_turn_at_version(
 @contextmanager
 def _by_itself(conn: Connection) -> Iterator[None]:
     """PostgreSQL (psycopg): the statements run in this block commit each by itself, if the
-    connection's transaction has not begun (psycopg begins it with the first statement).
-    SQLAlchemy's commit and rollback of the write then find no transaction on the server and
-    send nothing."""
+    connection's transaction has not begun (psycopg begins it with the first statement), as
+    SQLAlchemy's own ping does for psycopg. SQLAlchemy's commit and rollback of the write then
+    find no transaction on the server and send nothing."""
     dbapi = conn.connection.dbapi_connection
     if dbapi.info.transaction_status.name != "IDLE":  # type: ignore[union-attr]
         yield
