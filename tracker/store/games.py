@@ -16,7 +16,18 @@ from datetime import datetime
 from typing import Any
 
 from flask import g, has_app_context
-from sqlalchemy import Connection, Engine, bindparam, event, exists, func, insert, select, update
+from sqlalchemy import (
+    CTE,
+    Connection,
+    Engine,
+    bindparam,
+    event,
+    exists,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..backup import sqlite_file
@@ -151,12 +162,21 @@ _SET_SEAT = (
     .values({name: bindparam(name) for name in _SEAT_FIGURES})
 )
 _UPDATE_SEAT = Direct(_SET_SEAT)
-# PostgreSQL: a turn and its seat's new figures in one statement, one round trip to the server
-# instead of two (a data-modifying CTE; SQLite has none, and needs no round trips).
-_NEW_TURN = _TURN_INSERT.cte("new_turn")
-_INSERT_TURN_AND_SET_SEAT = Direct(
-    _SET_SEAT.add_cte(_NEW_TURN).returning(select(_NEW_TURN.c.id).scalar_subquery())
-)
+
+
+def _seat_after(new_turn: CTE, *before: CTE) -> Direct:
+    """PostgreSQL: the seat's new figures set in the statement that writes the turn (the
+    data-modifying CTE `new_turn`, after `before`), one round trip to the server instead of
+    two (SQLite has no DML in CTEs, and needs no round trips); only if the turn was written.
+    Answers the turn's id."""
+    return Direct(
+        _SET_SEAT.where(exists(select(new_turn.c.id)))
+        .add_cte(*before, new_turn)
+        .returning(select(new_turn.c.id).scalar_subquery())
+    )
+
+
+_INSERT_TURN_AND_SET_SEAT = _seat_after(_TURN_INSERT.cte("new_turn"))
 # PostgreSQL: that lock, the turn's row and its seat's figures in one statement, each part
 # written only if the one before it was (an empty CTE inserts and updates nothing).
 _LOCKED = _LOCK_AT_VERSION.cte("locked")
@@ -176,12 +196,7 @@ _NEW_TURN_IF_LOCKED = (
 _LOCK_AND_INSERT_TURN = Direct(
     select(_NEW_TURN_IF_LOCKED.c.id).add_cte(_LOCKED).add_cte(_NEW_TURN_IF_LOCKED)
 )
-_LOCK_INSERT_TURN_AND_SET_SEAT = Direct(
-    _SET_SEAT.where(exists(select(_NEW_TURN_IF_LOCKED.c.id)))
-    .add_cte(_LOCKED)
-    .add_cte(_NEW_TURN_IF_LOCKED)
-    .returning(select(_NEW_TURN_IF_LOCKED.c.id).scalar_subquery())
-)
+_LOCK_INSERT_TURN_AND_SET_SEAT = _seat_after(_NEW_TURN_IF_LOCKED, _LOCKED)
 _TURNS_PLAYED = (
     select(_turns.c.game_id, func.count())
     .where(_turns.c.game_id.in_(bindparam("game_ids", expanding=True)))
