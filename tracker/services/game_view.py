@@ -7,7 +7,7 @@ store's cache proves it current.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from .. import rules
 from ..i18n import N_, gettext
@@ -80,8 +80,14 @@ class GameView:
         return [self.seats[i].player.name for i in self.state.winners]
 
 
+def is_game_id(game_id: object) -> TypeGuard[int]:
+    """Whether a game id from a request is one (an int, not a bool): anything else is no
+    game, a 404."""
+    return isinstance(game_id, int) and not isinstance(game_id, bool)
+
+
 def read(account_id: int, game_id: object) -> tuple[GameRow, list[SeatRow]]:
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
+    if not is_game_id(game_id):
         raise NotFound(gettext(NO_GAME))
     found = store.read_game(account_id, game_id)
     if found is None:
@@ -91,7 +97,7 @@ def read(account_id: int, game_id: object) -> tuple[GameRow, list[SeatRow]]:
 
 def stamp(account_id: int, game_id: object) -> str:
     """What a polling phone compares (`store.game_stamp`): one indexed read, no turns."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
+    if not is_game_id(game_id):
         raise NotFound(gettext(NO_GAME))
     found = store.game_stamp(account_id, game_id)
     if found is None:

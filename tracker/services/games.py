@@ -32,7 +32,7 @@ from ..store import games as store
 from ..store.rows import GameLock, TurnRow
 from . import audit, game_view, results, skill
 from .errors import Conflict, InvalidInput, NotFound, ServiceError
-from .game_view import NO_GAME, GameView, load, stamp
+from .game_view import NO_GAME, GameView, is_game_id, load, stamp
 from .players import player_ids_by_names
 
 # The most turns a game may hold, when played and when imported alike (a poker match of many
@@ -205,7 +205,7 @@ def locked_game(account_id: int, game_id: object) -> Iterator[GameLock]:
 def _lock(account_id: int, game_id: object) -> GameLock:
     """The game's lock for this write (`store.lock_game`); NotFound if the account has no such
     game."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
+    if not is_game_id(game_id):
         raise NotFound(gettext(NO_GAME))
     game = store.lock_game(account_id, game_id)
     if game is None:
@@ -247,14 +247,11 @@ def record_turn(
         raise InvalidInput(rules_text(exc), "dice") from exc
     # On a connection of its own: the ORM session would cost a sixth of the turn.
     with store.own_write() as write:
-        written = _on_cached_state(
+        view = _on_cached_state(
             account_id, game_id, parsed, field, column, expected_seq, player, confirm_zero
         )
-        if written is not None:
-            view = written
-        else:
-            game = _lock(account_id, game_id)
-            view = game_view.load_for_turn(game)
+        if view is None:  # decided under the lock, on the game as it is
+            view = game_view.load_for_turn(_lock(account_id, game_id))
             if expected_seq is not None and expected_seq != view.next_seq:
                 if _repeats_the_last_turn(view, expected_seq, parsed, field, column, player):
                     # A retry of a request whose answer was lost: the turn is written, once.
@@ -289,7 +286,7 @@ def _on_cached_state(
     the game or the game has changed since, and also when that state would not write the turn
     as asked: the caller then decides under the lock, so that a refusal, a conflict or a
     question is only ever given on the game as it is."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
+    if not is_game_id(game_id):
         return None
     view = game_view.cached_for_turn(account_id, game_id)
     if view is None or (expected_seq is not None and expected_seq != view.next_seq):

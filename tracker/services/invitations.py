@@ -29,7 +29,7 @@ from ..models import Game, GameInvitation, utcnow
 from ..store import games as game_store
 from . import audit
 from .errors import Conflict, InvalidInput, NotFound
-from .game_view import NO_GAME
+from .game_view import NO_GAME, is_game_id
 
 PLAY = "play"
 WATCH = "watch"
@@ -172,7 +172,7 @@ def _guest(m: RowMapping) -> Guest:
 
 def _owned_game_end(account_id: int, game_id: object) -> datetime | None:
     """When the account's game ended (None while it goes on); NotFound for a game it has not."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
+    if not is_game_id(game_id):
         raise NotFound(gettext(NO_GAME))
     row = db.session.execute(
         select(Game.finished_at).where(Game.id == game_id, Game.account_id == account_id)
