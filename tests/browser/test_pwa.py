@@ -95,18 +95,40 @@ def background(page: Page) -> str:
     return page.evaluate("getComputedStyle(document.body).backgroundColor")
 
 
-def wait_until(page: Page, expression: str, timeout: float = 10) -> None:
+def wait_until(
+    page: Page, expression: str, timeout: float = 10, explain: str | None = None
+) -> None:
     """Poll `expression` in the page until it is true (`page.wait_for_function` polls with
-    `eval`, which the app's Content-Security-Policy forbids)."""
+    `eval`, which the app's Content-Security-Policy forbids). `explain`: an expression whose
+    value the failure message shows (what the page was doing)."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        if time.monotonic() >= deadline:
+            state = page.evaluate(explain) if explain else None
+            raise AssertionError(f"still false after {timeout} s: {expression} ({state})")
         page.wait_for_timeout(50)
 
 
+# Where the page and its service worker stand, for a failure message.
+WORKER_STATE = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  const state = (worker) => (worker ? worker.state : null);
+  return {
+    page: location.pathname,
+    ready: document.readyState,
+    registered: Boolean(registration),
+    installing: state(registration && registration.installing),
+    waiting: state(registration && registration.waiting),
+    active: state(registration && registration.active),
+  };
+}"""
+
+
 def worker_in_control(page: Page) -> None:
-    """Wait until the service worker is installed, active and controls the page."""
-    wait_until(page, "navigator.serviceWorker.controller !== null")
+    """Wait until the service worker is installed, active and controls the page. Installing
+    it fetches the whole app shell: on a busy machine (the end-to-end tests' servers on the
+    other core) that has taken over 10 s once, so it gets 30."""
+    wait_until(page, "navigator.serviceWorker.controller !== null", 30, WORKER_STATE)
 
 
 def cached_paths(page: Page) -> dict[str, list[str]]:
