@@ -18,7 +18,8 @@ def with_cookies(base_url: str, cookies: dict[str, str]) -> Browserless:
 
 
 def test_cookies_copied_before_sign_out_no_longer_sign_in_after_it(live_server):
-    name, _ = new_account(live_server, "Ostrożni")
+    # Through the real commands, once in the end-to-end tests: a family's first steps.
+    name, _ = new_account(live_server, "Ostrożni", cli=True)
     phone = Browserless(live_server.url)
     phone.sign_in(name)
     assert {"session", "remember_token"} <= set(phone.cookies), phone.cookies

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from tracker import rules
+from tracker.services import accounts
 
 TIMEOUT = 15.0
 PASSWORD = "tajne hasło 123"
@@ -172,12 +173,21 @@ class Api:
         return self.call("DELETE", f"/games/{game_id}/turns/last")
 
 
-def new_account(live_server: Any, family: str = "Rodzina") -> tuple[str, str]:
-    """An account and an API token made with the CLI (`create-account`, `create-token`) against
-    the server's installation: (name, token)."""
+def new_account(live_server: Any, family: str = "Rodzina", *, cli: bool = False) -> tuple[str, str]:
+    """An account and an API token in the server's database: (name, token).
+
+    Made by the services the `create-account` and `create-token` commands call, through the
+    server's app (`live_server.app`, the same database). `cli`: with those commands instead,
+    run against the server's installation as a user would: two more processes, each starting
+    the app (1.5–3 s of CPU; the integration tests cover the commands themselves)."""
     name = f"{family} {uuid.uuid4().hex[:8]}"
-    live_server.flask("create-account", name, "--password", PASSWORD)
-    token = live_server.flask("create-token", name).stdout.strip().splitlines()[-1]
+    if cli:
+        live_server.flask("create-account", name, "--password", PASSWORD)
+        token = live_server.flask("create-token", name).stdout.strip().splitlines()[-1]
+        return name, token
+    with live_server.app.app_context():
+        account = accounts.create_account(name, PASSWORD)
+        _, token = accounts.create_token(account.id, "CLI")
     return name, token
 
 
