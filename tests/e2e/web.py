@@ -187,7 +187,7 @@ def new_account(live_server: Any, family: str = "Rodzina", *, cli: bool = False)
         return name, token
     with live_server.app.app_context():
         account = accounts.create_account(name, PASSWORD)
-        _, token = accounts.create_token(account.id, "CLI")
+        _, token = accounts.create_token(account.id, "end-to-end")
     return name, token
 
 
