@@ -12,6 +12,7 @@ from tracker.games.turn import cell_name
 from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
 
 PASSWORD = "tajne hasło 123"
+CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
 STANDARD = TABLE_VARIANTS["standard"]
 TRIPLE = TABLE_VARIANTS["triple"]
@@ -60,14 +61,38 @@ def no_sideways_scroll(page: Page) -> bool:
     return bool(width <= viewport["width"])
 
 
-def sign_up(page: Page, family: str = "Rodzina") -> str:
-    """A new account through the sign-up form, signed in on `page`; its name."""
+def sign_up(page: Page, family: str = "Rodzina", *, through_form: bool = False) -> str:
+    """A new account, signed in on `page` and showing the home page; its name.
+
+    `through_form`: typed into the sign-up form and sent with its button, as a family does.
+    Otherwise the same form is sent by the page's own request context (its cookie jar, the
+    form page's CSRF token): the server does exactly the same, without a browser filling the
+    fields (about a second a test on the CI machine). The form itself is driven in
+    tests/browser/test_game_play.py and tests/e2e/test_accounts_and_sessions.py."""
     name = f"{family} {uuid.uuid4().hex[:8]}"
-    page.goto("/rejestracja")
-    page.get_by_label("Nazwa konta").fill(name)
-    page.get_by_label("Hasło", exact=True).fill(PASSWORD)
-    page.get_by_label("Powtórz hasło").fill(PASSWORD)
-    page.get_by_role("button", name="Załóż konto").click()
+    if through_form:
+        page.goto("/rejestracja")
+        page.get_by_label("Nazwa konta").fill(name)
+        page.get_by_label("Hasło", exact=True).fill(PASSWORD)
+        page.get_by_label("Powtórz hasło").fill(PASSWORD)
+        page.get_by_role("button", name="Załóż konto").click()
+    else:
+        form = page.request.get("/rejestracja")
+        token = CSRF_META.search(form.text())
+        assert form.ok, f"/rejestracja answered {form.status}"
+        assert token, "no CSRF token on /rejestracja"
+        answer = page.request.post(
+            "/rejestracja",
+            form={
+                "csrf_token": token.group(1),
+                "name": name,
+                "password": PASSWORD,
+                "confirm": PASSWORD,
+            },
+            max_redirects=0,
+        )
+        assert answer.status in (302, 303), f"sign-up of {name!r} answered {answer.status}"
+        page.goto(answer.headers["location"])
     expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
     return name
 

@@ -28,7 +28,7 @@ from .phone import (
 
 
 def test_a_whole_standard_game_is_played_by_tapping(page: Page, screenshot):
-    sign_up(page)
+    sign_up(page, through_form=True)
     expect(page.get_by_role("heading", name="Gry w toku")).to_be_visible()
     assert no_sideways_scroll(page)
     names = ["Ala", "Ola"]

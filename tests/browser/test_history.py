@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from pathlib import Path
 
 from history_builders import build_family
@@ -20,6 +19,8 @@ from sqlalchemy import select
 from tracker.extensions import db
 from tracker.models import Account, name_key
 from tracker.services import transfer
+
+from . import phone
 
 PASSWORD = "tajne hasło 123"
 
@@ -44,14 +45,8 @@ def small_tap_targets(page: Page) -> list[str]:
 
 
 def sign_up(page: Page, live_server: LiveServer, family: str = "Rodzina") -> int:
-    """A new account, signed in; its id."""
-    name = f"{family} {uuid.uuid4().hex[:8]}"
-    page.goto("/rejestracja")
-    page.get_by_label("Nazwa konta").fill(name)
-    page.get_by_label("Hasło", exact=True).fill(PASSWORD)
-    page.get_by_label("Powtórz hasło").fill(PASSWORD)
-    page.get_by_role("button", name="Załóż konto").click()
-    expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
+    """A new account, signed in (`phone.sign_up`); its id."""
+    name = phone.sign_up(page, family)
     with live_server.app.app_context():
         account_id = db.session.scalar(select(Account.id).where(Account.name_key == name_key(name)))
     assert account_id is not None
