@@ -98,11 +98,15 @@ def new_game(live_server: LiveServer, family: Family) -> int:
     return game_id
 
 
-@pytest.fixture(params=SCHEMES)
-def scheme(request: pytest.FixtureRequest, page: Page) -> str:
-    """The phone's colour scheme for `page`: light or dark (the theme "Auto" follows it)."""
-    page.emulate_media(color_scheme=request.param)
-    return str(request.param)
+def audit_both(page: Page, what: str) -> None:
+    """Audit the page as it is now in the phone's light and then its dark scheme (the theme
+    "Auto" follows it), checking first that each palette is really drawn; back to light after.
+    One page in both schemes costs half the navigation of a test per scheme."""
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        drawn_in(page, scheme)
+        audit(page, f"{what} [{scheme}]")
+    page.emulate_media(color_scheme="light")
 
 
 def tap(page: Page, faces: str) -> None:
@@ -118,7 +122,7 @@ def drawn_in(page: Page, scheme: str) -> None:
     assert background == BACKGROUNDS[scheme], background
 
 
-def test_pages_for_everyone(page: Page, scheme: str, family: Family):
+def test_pages_for_everyone(page: Page, family: Family):
     # `family`: an account exists, so /logowanie is the sign-in form, not the first sign-up.
     for path, what in (
         ("/", "home, signed out"),
@@ -129,41 +133,38 @@ def test_pages_for_everyone(page: Page, scheme: str, family: Family):
         ("/nie-ma-takiej-strony", "404"),
     ):
         page.goto(path)
-        drawn_in(page, scheme)
-        audit(page, f"{what} [{scheme}]")
+        audit_both(page, what)
 
     page.goto("/logowanie")
     page.get_by_role("button", name="Zaloguj się").click()  # errors next to the fields
     expect(page.locator(".field .error").first).to_be_visible()
-    audit(page, f"sign in with errors [{scheme}]")
+    audit_both(page, "sign in with errors")
 
 
-def test_arbiter_both_tabs(page: Page, scheme: str):
+def test_arbiter_both_tabs(page: Page):
     page.goto("/sedzia")
-    drawn_in(page, scheme)
-    audit(page, f"arbiter, table tab [{scheme}]")
+    audit_both(page, "arbiter, table tab")
     page.get_by_text("Pola już wypełnione").click()
     page.get_by_label("Szóstki", exact=True).select_option("30")
-    audit(page, f"arbiter, table tab, the sheet open [{scheme}]")
+    audit_both(page, "arbiter, table tab, the sheet open")
     tap(page, "6666")
     with page.expect_navigation():
         tap(page, "6")
     expect(page.get_by_role("region", name="Co daje rzut")).to_be_visible()
-    audit(page, f"arbiter, table tab with a roll [{scheme}]")
+    audit_both(page, "arbiter, table tab with a roll")
 
     page.goto("/sedzia/poker")
-    audit(page, f"arbiter, poker tab [{scheme}]")
+    audit_both(page, "arbiter, poker tab")
     page.locator("#h0_name").fill("Ola")
     tap(page, "2345612345")
     page.get_by_role("button", name="Kto wygrywa?").click()
     expect(page.get_by_role("region", name="Wynik rundy")).to_be_visible()
-    audit(page, f"arbiter, poker tab with a result [{scheme}]")
+    audit_both(page, "arbiter, poker tab with a result")
 
 
-def test_the_family_pages(page: Page, scheme: str, family: Family):
+def test_the_family_pages(page: Page, family: Family):
     sign_in(page, family.account)
-    drawn_in(page, scheme)
-    audit(page, f"home, signed in [{scheme}]")
+    audit_both(page, "home, signed in")
     for path, what in (
         ("/gry/nowa", "new game form"),
         ("/statystyki", "statistics"),
@@ -176,107 +177,101 @@ def test_the_family_pages(page: Page, scheme: str, family: Family):
         (f"/gracze/{family.player}/polacz", "merge players"),
     ):
         page.goto(path)
-        audit(page, f"{what} [{scheme}]")
+        audit_both(page, what)
 
     page.goto("/statystyki")
     page.locator(".filter > summary").click()
     expect(page.locator(".filter-form")).to_be_visible()
-    audit(page, f"statistics, filter open [{scheme}]")
+    audit_both(page, "statistics, filter open")
 
     page.goto("/gry/nowa")
     page.get_by_label("Gracz 1", exact=True).fill("")
     page.get_by_role("button", name="Zacznij grę").click()
     expect(page.locator(".error").first).to_be_visible()
-    audit(page, f"new game form with errors [{scheme}]")
+    audit_both(page, "new game form with errors")
 
 
-def test_a_game_in_play(
-    page: Page, scheme: str, family: Family, live_server: LiveServer, screenshot
-):
+def test_a_game_in_play(page: Page, family: Family, live_server: LiveServer, screenshot):
     game_id = new_game(live_server, family)
     sign_in(page, family.account)
     page.goto(f"/gry/{game_id}")
     expect(page.locator(".turn-name")).to_have_text("Ala")
-    drawn_in(page, scheme)
-    audit(page, f"turn screen before the dice [{scheme}]")
+    audit_both(page, "turn screen before the dice")
     page.locator(".site-menu > summary").click()
-    audit(page, f"turn screen, menu open [{scheme}]")
+    audit_both(page, "turn screen, menu open")
     page.locator(".site-menu > summary").click()
 
     tap(page, "3")
-    audit(page, f"turn screen, one die in [{scheme}]")
+    audit_both(page, "turn screen, one die in")
     tap(page, "3312")
     expect(page.locator("[data-fields] .pencil-btn").first).to_be_visible()
-    screenshot(page, f"a11y-turn-{scheme}")
-    audit(page, f"turn screen with pencil marks [{scheme}]")
+    screenshot(page, "a11y-turn")
+    audit_both(page, "turn screen with pencil marks")
 
     page.locator('[data-fields] button[value="five_of_a_kind"]').click()  # 0 where 9 is free
     expect(page.get_by_role("alertdialog")).to_be_visible()
-    audit(page, f"turn screen, a zero to confirm [{scheme}]")
+    audit_both(page, "turn screen, a zero to confirm")
     page.get_by_role("button", name="Nie, inne pole").click()
 
     page.locator('[data-fields] button[value="threes"]').click()
     expect(page.get_by_text("Zapisano: Ala – Trójki 9", exact=True)).to_be_visible()
-    audit(page, f"turn screen, a turn written, its undo [{scheme}]")
+    audit_both(page, "turn screen, a turn written, its undo")
 
     page.goto(f"/gry/{game_id}/tabela")
-    audit(page, f"full sheet and turn log [{scheme}]")
+    audit_both(page, "full sheet and turn log")
     page.goto(f"/gry/{game_id}/ruchy/1/popraw")
-    audit(page, f"correct a turn [{scheme}]")
+    audit_both(page, "correct a turn")
     page.goto(f"/gry/{game_id}/usun")
-    audit(page, f"delete a game [{scheme}]")
+    audit_both(page, "delete a game")
     page.goto(f"/gry/{game_id}/telefony")
-    audit(page, f"join a phone [{scheme}]")
+    audit_both(page, "join a phone")
     page.get_by_role("button", name="Pokaż kod QR").click()
     expect(page.locator(".qr-code")).to_be_visible()
-    audit(page, f"join a phone, the QR code [{scheme}]")
+    audit_both(page, "join a phone, the QR code")
 
 
-def test_triple_with_hints_and_poker(page: Page, scheme: str, family: Family):
+def test_triple_with_hints_and_poker(page: Page, family: Family):
     sign_in(page, family.account)
     page.goto(f"/gry/{family.triple}")
-    drawn_in(page, scheme)
-    audit(page, f"triple turn screen [{scheme}]")
+    audit_both(page, "triple turn screen")
     tap(page, "66612")
     expect(page.locator("[data-fields] .pencil-cell").first).to_be_visible()
-    audit(page, f"triple turn screen with pencil marks and the hint [{scheme}]")
+    audit_both(page, "triple turn screen with pencil marks and the hint")
     page.locator(".hint-details > summary").click()
-    audit(page, f"triple turn screen, the hint's figures open [{scheme}]")
+    audit_both(page, "triple turn screen, the hint's figures open")
 
     page.goto(f"/gry/{family.poker}")
-    audit(page, f"poker turn screen [{scheme}]")
+    audit_both(page, "poker turn screen")
     tap(page, "12345")
     expect(page.get_by_role("button", name="Zapisz układ")).to_be_visible()
-    audit(page, f"poker turn screen, a hand to write [{scheme}]")
+    audit_both(page, "poker turn screen, a hand to write")
     page.goto(f"/gry/{family.poker}/tabela")
-    audit(page, f"poker match so far [{scheme}]")
+    audit_both(page, "poker match so far")
     page.goto(f"/gry/{family.poker_finished}")
-    audit(page, f"poker match finished [{scheme}]")
+    audit_both(page, "poker match finished")
 
 
-def test_a_finished_game(page: Page, scheme: str, family: Family, screenshot):
+def test_a_finished_game(page: Page, family: Family, screenshot):
     sign_in(page, family.account)
     page.goto(f"/gry/{family.finished}")
     expect(page.get_by_role("heading", name=re.compile("Wygrywa|Remis"))).to_be_visible()
-    drawn_in(page, scheme)
-    screenshot(page, f"a11y-end-{scheme}")
-    audit(page, f"end screen [{scheme}]")
+    screenshot(page, "a11y-end")
+    audit_both(page, "end screen")
     page.goto(f"/gry/{family.finished}/tabela")
-    audit(page, f"full sheet of a finished game [{scheme}]")
+    audit_both(page, "full sheet of a finished game")
     page.goto(f"/gry/{family.finished}/przeglad")
-    audit(page, f"review [{scheme}]")
+    audit_both(page, "review")
 
 
-def test_guest_phones_joined_by_a_link(page: Page, scheme: str, family: Family):
+def test_guest_phones_joined_by_a_link(page: Page, family: Family):
     page.goto(family.play_link)
     expect(page.get_by_text("Ten telefon dołączył do gry i może wpisywać ruchy.")).to_be_visible()
-    drawn_in(page, scheme)
-    audit(page, f"a guest's turn screen after joining [{scheme}]")
+    audit_both(page, "a guest's turn screen after joining")
     page.goto(family.watch_link)
     expect(page.get_by_text("Ten telefon ogląda grę.")).to_be_visible()
-    audit(page, f"a watching guest's screen [{scheme}]")
+    audit_both(page, "a watching guest's screen")
     page.goto("/dolacz?kod=nie-ma-takiego-kodu-0000000000")
-    audit(page, f"join page, a dead link [{scheme}]")
+    audit_both(page, "join page, a dead link")
 
 
 def test_the_dark_theme_chosen_on_a_light_phone(page: Page, family: Family):
