@@ -1,5 +1,7 @@
-"""A whole table game written by two phones signed in to the same account, turn about, each
-page load answered by whichever worker of `flask serve` takes it."""
+"""A table game finished by two phones signed in to the same account, turn about, each page
+load answered by whichever worker of `flask serve` takes it. The first rounds go in through the
+server's services (a whole game tapped on one phone is tests/browser/test_game_play.py); the
+phones write the last rounds, the end screen and the log."""
 
 from __future__ import annotations
 
@@ -16,20 +18,42 @@ from browser.phone import (
     sign_up,
     start_game,
 )
+from live import LiveServer
 from playwright.sync_api import Browser, Page, expect
+from sqlalchemy import select
 
-from tracker.rules import TableGame, places_of
+from tracker.extensions import db
+from tracker.models import Account, name_key
+from tracker.rules import TableGame, parse_dice, places_of
+from tracker.services import games
 
 NAMES = ["Ala", "Ola"]
+# The rounds the phones write, turn about: the last ones, the game's end among them.
+PHONE_ROUNDS = 3
 
 
-def test_two_phones_write_a_whole_game_turn_about(
-    page: Page, browser: Browser, browser_context_args: dict[str, Any], screenshot
+def test_two_phones_finish_a_game_turn_about(
+    page: Page,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    live_server: LiveServer,
+    screenshot,
 ):
     account = sign_up(page, "Dwa telefony")
     start_game(page, "Kości (tabela polska)", NAMES)
     game_url = page.url
     game = TableGame(STANDARD, len(NAMES))
+    first = len(ALA) - PHONE_ROUNDS
+    with live_server.app.app_context():
+        account_id = db.session.scalar(
+            select(Account.id).where(Account.name_key == name_key(account))
+        )
+        assert account_id is not None
+        game_id = int(game_url.rsplit("/", 1)[1])
+        for ala, ola in zip(ALA[:first], OLA[:first], strict=True):
+            for dice, field in (ala, ola):
+                games.record_turn(account_id, game_id, dice, field, 0)
+                game.play(parse_dice(dice), field)
 
     second = browser.new_context(**browser_context_args)
     try:
@@ -38,7 +62,7 @@ def test_two_phones_write_a_whole_game_turn_about(
         other.goto(game_url)
         phones = [page, other]  # Ala's turns on the first phone, Ola's on the second
 
-        for ala, ola in zip(ALA, OLA, strict=True):
+        for ala, ola in zip(ALA[first:], OLA[first:], strict=True):
             for seat, (dice, field) in enumerate((ala, ola)):
                 phone = phones[seat]
                 phone.goto(game_url)  # the other phone has just written a turn

@@ -26,6 +26,10 @@ from tracker.services.transfer import bgstats
 
 from .apps import built_once
 
+pytestmark = pytest.mark.one_backend(
+    "a file built from the games read by the history queries, which test_history runs on both"
+)
+
 DATA = Path(__file__).parent.parent / "data" / "bgstats"
 SCHEMA = json.loads((DATA / "export.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

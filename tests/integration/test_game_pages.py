@@ -17,6 +17,11 @@ from tracker.models import Account, Turn
 from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
 from tracker.services import game_lists, games, players
 
+pytestmark = pytest.mark.one_backend(
+    "the game's pages and forms; the writes and reads beneath them are the services'"
+    " that test_api_games, test_corrections and test_writes run on both"
+)
+
 PASSWORD = "tajne hasło 123"
 
 # Thirteen turns that fill a standard sheet, every one worth points.

@@ -23,6 +23,11 @@ from tracker.rules.sheet import empty_sheet
 from .test_api_games import GAMES, Api, account_with_token, bad_request
 from .test_game_pages import FULL_SHEET, Table, sign_up, text_of
 
+pytestmark = pytest.mark.one_backend(
+    "the hint comes from the advisor's tables; the game stores it as one column,"
+    " written by the services that run on both elsewhere"
+)
+
 BADGE = re.compile(r'value="(\w+)"[^>]*data-hint-best')  # a field button the hint marks
 
 

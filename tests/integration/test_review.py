@@ -23,6 +23,10 @@ from tracker.services import accounts, games, reviews
 
 from .test_accounts import sign_up
 
+pytestmark = pytest.mark.one_backend(
+    "the review is computed from a game's turns in memory; stored reviews are test_skill's, on both"
+)
+
 EMPTY_STANDARD = 254.59
 STANDARD = TABLE_VARIANTS["standard"]
 # Ala and Ola, a standard game: 13 turns each, every one worth points. Ala's first roll is a
