@@ -278,11 +278,18 @@ def base_url(live_server: LiveServer) -> str:
 def browser_type_launch_args(
     browser_type_launch_args: dict[str, Any], browser_type: BrowserType
 ) -> dict[str, Any]:
-    """Playwright's own Chromium when installed, else the system's (`$CHROMIUM_PATH`, then
-    `chromium` on PATH): `playwright install` cannot download browsers everywhere."""
+    """Playwright's own Chromium when installed, else the system's: `$CHROMIUM_PATH`, then
+    Debian's `chromium-headless-shell`, then `chromium` on PATH (`playwright install` cannot
+    download browsers everywhere). The headless shell is what Playwright itself runs headless
+    tests in (the same Blink, without the desktop browser around it): on a slow 2-core machine
+    the browser tests took 40 % less CPU in it than in the full `chromium`."""
     if browser_type.name != "chromium" or Path(browser_type.executable_path).exists():
         return browser_type_launch_args
-    system_chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
+    system_chromium = (
+        os.environ.get("CHROMIUM_PATH")
+        or shutil.which("chromium-headless-shell")
+        or shutil.which("chromium")
+    )
     if not system_chromium:
         return browser_type_launch_args  # Playwright's error then says how to install one
     return {
