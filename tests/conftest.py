@@ -42,6 +42,12 @@ def examples(count: int) -> int:
     return count * NIGHTLY_FACTOR if PROFILE == "nightly" else count
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked `slow` (a whole optimal-play table rebuilt, 20–50 s) runs nightly only."""
+    if PROFILE != "nightly" and item.get_closest_marker("slow") is not None:
+        pytest.skip("a whole optimal-play table rebuilt (20–50 s): nightly (.ci/run --nightly)")
+
+
 def pytest_report_header() -> list[str]:
     return [f"hypothesis profile: {PROFILE}", postgres.header_line()]
 

@@ -16,7 +16,6 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="the builder needs the `advisor` extra (numpy)")
 
-from conftest import PROFILE  # noqa: E402
 
 from tracker.advisor import build, probe, store  # noqa: E402
 from tracker.advisor.specs import SPECS, Spec  # noqa: E402
@@ -41,40 +40,15 @@ def memo_verdicts(monkeypatch, shared_verdicts):
     monkeypatch.setattr(probe, "verdicts", remembered)
 
 
+# `slow`: nightly only (tests/conftest.py). On every run the shipped tables are checked against
+# their rules (the fingerprint) and the triple-column one against the published 245.8708.
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("switches", "published"),
     [
-        pytest.param(
-            build.OFFICIAL_YAHTZEE,
-            254.5877,
-            id="official-forced-joker",
-            marks=pytest.mark.skipif(
-                PROFILE != "nightly",
-                reason="a whole build (25 s, 47 s on a slow CI machine): nightly only; on every "
-                "run the shipped tables are checked against their rules and the published "
-                "245.8708",
-            ),
-        ),
-        pytest.param(
-            build.VERHOEFF_YAHTZEE,
-            254.5896,
-            id="verhoeff-free-joker",
-            marks=pytest.mark.skipif(
-                PROFILE != "nightly",
-                reason="a third whole build (~25 s): nightly (.ci/run --nightly) only",
-            ),
-        ),
-        pytest.param(
-            build.NO_YAHTZEE_BONUS,
-            245.8708,
-            id="no-yahtzee-bonus-nor-joker",
-            marks=pytest.mark.skipif(
-                PROFILE != "nightly",
-                reason="a whole build (~25 s): nightly only; on every run the shipped "
-                "triple-column table (the same rules) is checked against 245.8708",
-            ),
-        ),
+        pytest.param(build.OFFICIAL_YAHTZEE, 254.5877, id="official-forced-joker"),
+        pytest.param(build.VERHOEFF_YAHTZEE, 254.5896, id="verhoeff-free-joker"),
+        pytest.param(build.NO_YAHTZEE_BONUS, 245.8708, id="no-yahtzee-bonus-nor-joker"),
     ],
 )
 @pytest.mark.usefixtures("memo_verdicts")
