@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -24,9 +25,11 @@ import pytest
 from flask import Flask
 from playwright.sync_api import BrowserType, Page, Playwright
 from postgres import POSTGRESQL, SQLITE
+from sqlalchemy import select
 
 from tracker import create_app
 from tracker.extensions import db
+from tracker.models import Account, name_key
 
 TESTS_DIR = Path(__file__).resolve().parent
 SCREENSHOTS_DIR = TESTS_DIR.parent / "test-results" / "screenshots"
@@ -42,6 +45,8 @@ SYSTEM_CHROMIUM_ARGS = [
 
 # The narrowest phone the app must serve; the rest of the profile is a Pixel 7.
 PHONE_VIEWPORT = {"width": 360, "height": 740}
+# The CSRF token every page carries for its forms and scripts (templates/base.html).
+CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,13 @@ class LiveServer:
 
     def log_tail(self, lines: int = 60) -> str:
         return log_tail(self.log_path, lines)
+
+    def account_id(self, name: str) -> int:
+        """The id of the account called `name` in the server's database."""
+        with self.app.app_context():
+            found = db.session.scalar(select(Account.id).where(Account.name_key == name_key(name)))
+        assert found is not None, f"no account {name!r}"
+        return found
 
 
 REPO_ROOT = TESTS_DIR.parent

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 import uuid
 
+from live import CSRF_META, LiveServer
 from playwright.sync_api import Page, expect
 
 from tracker.games.turn import cell_name
 from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
 
 PASSWORD = "tajne hasło 123"
-CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
 STANDARD = TABLE_VARIANTS["standard"]
 TRIPLE = TABLE_VARIANTS["triple"]
@@ -95,6 +95,11 @@ def sign_up(page: Page, family: str = "Rodzina", *, through_form: bool = False) 
         page.goto(answer.headers["location"])
     expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
     return name
+
+
+def sign_up_id(page: Page, live_server: LiveServer, family: str = "Rodzina") -> int:
+    """`sign_up`, and the new account's id in the server's database."""
+    return live_server.account_id(sign_up(page, family))
 
 
 def start_game(page: Page, variant_name: str, names: list[str]) -> None:

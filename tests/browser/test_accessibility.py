@@ -22,7 +22,7 @@ from sqlalchemy import select
 from stats_builders import SHEETS, build_family, random_games
 
 from tracker.extensions import db
-from tracker.models import Account, Player, name_key
+from tracker.models import Player
 from tracker.rules import POKER
 from tracker.services import games, invitations
 
@@ -56,11 +56,8 @@ def family(
         account = sign_up(context.new_page())
     finally:
         context.close()
+    account_id = live_server.account_id(account)
     with live_server.app.app_context():
-        account_id = db.session.scalar(
-            select(Account.id).where(Account.name_key == name_key(account))
-        )
-        assert account_id is not None
         built = build_family(account_id)
         random_games(account_id, ["Ala", "Ola", "Jan"], 3, datetime(2025, 6, 2, 17))
         finished = games.create_game(account_id, "standard", ["Ala", "Ola"]).game.id

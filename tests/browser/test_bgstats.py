@@ -11,10 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 from history_builders import POKER_HANDS
 from live import SCREENSHOTS_DIR, LiveServer
 from playwright.sync_api import Page, expect
-from sqlalchemy import select
 
-from tracker.extensions import db
-from tracker.models import Account, name_key
 from tracker.rules import TableGame
 from tracker.services import games
 
@@ -31,10 +28,8 @@ def test_the_end_screen_sends_the_game_to_bg_stats(page: Page, live_server: Live
         play_turn(page, game, NAMES, dice, field_id)
     link = page.get_by_role("link", name="Wyślij do BG Stats")
     expect(link).to_have_count(0)  # not while the game goes on
+    account_id = live_server.account_id(account)
     with live_server.app.app_context():
-        account_id = db.session.scalar(
-            select(Account.id).where(Account.name_key == name_key(account))
-        )
         for ala, ola in zip(ALA_REST, OLA_REST, strict=True):
             for dice, field_id in (ala, ola):
                 games.record_turn(account_id, game_id, dice, field_id, 0)

@@ -14,10 +14,7 @@ from pathlib import Path
 from history_builders import build_family
 from live import LiveServer
 from playwright.sync_api import Page, expect
-from sqlalchemy import select
 
-from tracker.extensions import db
-from tracker.models import Account, name_key
 from tracker.services import transfer
 
 from . import phone
@@ -44,22 +41,13 @@ def small_tap_targets(page: Page) -> list[str]:
     )
 
 
-def sign_up(page: Page, live_server: LiveServer, family: str = "Rodzina") -> int:
-    """A new account, signed in (`phone.sign_up`); its id."""
-    name = phone.sign_up(page, family)
-    with live_server.app.app_context():
-        account_id = db.session.scalar(select(Account.id).where(Account.name_key == name_key(name)))
-    assert account_id is not None
-    return account_id
-
-
 def with_history(live_server: LiveServer, account_id: int) -> dict[str, int]:
     with live_server.app.app_context():
         return build_family(account_id)
 
 
 def test_the_history_and_a_games_page_on_a_phone(page: Page, live_server: LiveServer, screenshot):
-    ids = with_history(live_server, sign_up(page, live_server))
+    ids = with_history(live_server, phone.sign_up_id(page, live_server))
     page.reload()
 
     page.get_by_role("navigation", name="Menu główne").get_by_role("link", name="Historia").click()
@@ -116,7 +104,7 @@ def test_the_accounts_data_page_exports_and_imports(
     page: Page, live_server: LiveServer, screenshot, tmp_path: Path
 ):
     # The export of one family, brought into a fresh account through the page.
-    kowalscy = sign_up(page, live_server, "Kowalscy")
+    kowalscy = phone.sign_up_id(page, live_server, "Kowalscy")
     ids = with_history(live_server, kowalscy)
     with live_server.app.app_context():
         document = transfer.export_account(kowalscy)
@@ -124,7 +112,7 @@ def test_the_accounts_data_page_exports_and_imports(
     export.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
     page.goto("/konto")
     page.get_by_role("button", name="Wyloguj się").click()
-    sign_up(page, live_server, "Nowi")
+    phone.sign_up_id(page, live_server, "Nowi")
 
     page.goto("/konto")
     page.get_by_role("link", name="Dane konta: kopia, eksport, import").click()

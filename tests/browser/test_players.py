@@ -9,10 +9,7 @@ import re
 from history_builders import STANDARD_SHEET
 from live import SCREENSHOTS_DIR, LiveServer
 from playwright.sync_api import Page, expect
-from sqlalchemy import select
 
-from tracker.extensions import db
-from tracker.models import Account, name_key
 from tracker.services import games
 
 from . import phone
@@ -20,15 +17,6 @@ from . import phone
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467 Kowalscy"  # 👨‍👩‍👧 Kowalscy
 LONG_WORD = "Konstantynopolitańczykowianka"  # 29 letters: wider than a heading line
 LONG_NAME = "Przemysław Wielkopolański"  # two words that each fit a line at 360 px
-
-
-def sign_up(page: Page, live_server: LiveServer) -> int:
-    """A new account through the form (`phone.sign_up`); its id."""
-    name = phone.sign_up(page)
-    with live_server.app.app_context():
-        account_id = db.session.scalar(select(Account.id).where(Account.name_key == name_key(name)))
-    assert account_id is not None
-    return account_id
 
 
 def no_sideways_scroll(page: Page) -> bool:
@@ -89,7 +77,7 @@ def words_broken_in_two(page: Page, selector: str, line: str | None = None) -> l
 def test_players_page_deletes_and_merges_on_a_phone(
     page: Page, live_server: LiveServer, screenshot
 ):
-    account = sign_up(page, live_server)
+    account = phone.sign_up_id(page, live_server)
     with live_server.app.app_context():
         gone = games.create_game(account, "standard", ["Zoë", LONG_WORD, "Łukasz"])
         games.delete_game(account, gone.id)  # its players stay, without games
@@ -149,7 +137,7 @@ def test_players_page_deletes_and_merges_on_a_phone(
 
 
 def test_long_names_break_only_between_words(page: Page, live_server: LiveServer, screenshot):
-    account = sign_up(page, live_server)
+    account = phone.sign_up_id(page, live_server)
     with live_server.app.app_context():
         game = games.create_game(account, "standard", [LONG_NAME, "Ola"])
         finished = games.create_game(account, "standard", [LONG_NAME, LONG_WORD])
@@ -179,7 +167,7 @@ def test_long_names_break_only_between_words(page: Page, live_server: LiveServer
 def test_the_new_game_form_says_how_many_may_sit_at_the_table(
     page: Page, live_server: LiveServer, screenshot
 ):
-    sign_up(page, live_server)
+    phone.sign_up_id(page, live_server)
     page.get_by_role("link", name="Nowa gra").click()
 
     expect(page.get_by_text("Przy stole od 2 do 8 graczy.")).to_be_visible()  # poker's card

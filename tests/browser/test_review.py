@@ -9,10 +9,7 @@ import re
 
 from live import LiveServer
 from playwright.sync_api import Page, expect
-from sqlalchemy import select
 
-from tracker.extensions import db
-from tracker.models import Account, name_key
 from tracker.rules import TableGame
 from tracker.services import games
 
@@ -73,10 +70,8 @@ def test_the_review_of_a_finished_game_on_a_phone(page: Page, live_server: LiveS
     game = TableGame(STANDARD, len(NAMES))
     for dice, field_id in FIRST_ROUND:
         play_turn(page, game, NAMES, dice, field_id)
+    account_id = live_server.account_id(account)
     with live_server.app.app_context():
-        account_id = db.session.scalar(
-            select(Account.id).where(Account.name_key == name_key(account))
-        )
         for ala, ola in zip(ALA_REST, OLA_REST, strict=True):
             for dice, field_id in (ala, ola):
                 games.record_turn(account_id, game_id, dice, field_id, 0)

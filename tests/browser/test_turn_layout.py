@@ -14,10 +14,7 @@ import re
 
 from live import PHONE_VIEWPORT, SCREENSHOTS_DIR, LiveServer
 from playwright.sync_api import Browser, Page, expect
-from sqlalchemy import select
 
-from tracker.extensions import db
-from tracker.models import Account, name_key
 from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
 from tracker.services import games
 
@@ -59,21 +56,14 @@ REACH = """() => {
 }"""
 
 
-def account_id(live_server: LiveServer, name: str) -> int:
-    with live_server.app.app_context():
-        found = db.session.scalar(select(Account.id).where(Account.name_key == name_key(name)))
-    assert found is not None
-    return found
-
-
 def new_game(live_server: LiveServer, account: str, variant: str, names: list[str]) -> int:
     with live_server.app.app_context():
-        return games.create_game(account_id(live_server, account), variant, names).id
+        return games.create_game(live_server.account_id(account), variant, names).id
 
 
 def write(live_server: LiveServer, account: str, game_id: int, turns) -> None:
     """Turns written straight through the service: (dice, field, column)."""
-    owner = account_id(live_server, account)
+    owner = live_server.account_id(account)
     with live_server.app.app_context():
         for dice, field, column in turns:
             games.record_turn(owner, game_id, dice, field, column)

@@ -20,10 +20,7 @@ from browser.phone import (
 )
 from live import LiveServer
 from playwright.sync_api import Browser, Page, expect
-from sqlalchemy import select
 
-from tracker.extensions import db
-from tracker.models import Account, name_key
 from tracker.rules import TableGame, parse_dice, places_of
 from tracker.services import games
 
@@ -44,11 +41,8 @@ def test_two_phones_finish_a_game_turn_about(
     game_url = page.url
     game = TableGame(STANDARD, len(NAMES))
     first = len(ALA) - PHONE_ROUNDS
+    account_id = live_server.account_id(account)
     with live_server.app.app_context():
-        account_id = db.session.scalar(
-            select(Account.id).where(Account.name_key == name_key(account))
-        )
-        assert account_id is not None
         game_id = int(game_url.rsplit("/", 1)[1])
         for ala, ola in zip(ALA[:first], OLA[:first], strict=True):
             for dice, field in (ala, ola):

@@ -19,13 +19,14 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from live import CSRF_META
+
 from tracker import rules
 from tracker.services import accounts
 
 TIMEOUT = 15.0
 PASSWORD = "tajne hasło 123"
 
-CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 ACCOUNT_HEADING = re.compile(r"<h1>Konto: ([^<]+)</h1>")
 
 
