@@ -20,6 +20,19 @@ window.kosciLive = (() => {
   let stopped = !meta;
   let banner = null;
   let swaps = 0; // screens swapped in so far
+  // When this phone last set off for another page (a link, an address typed, the next game's
+  // invitation). Until that page arrives this screen stays, and polls on: a poll that finds the
+  // game closed to it meanwhile (the invitation it opened replaced this game's) must not reload
+  // it, or the reload would cancel the navigation under way. A navigation that never leaves
+  // (a download, one cancelled) stops counting after LEAVING_MS.
+  const LEAVING_MS = 10000;
+  let leftAt = -Infinity;
+  window.addEventListener("beforeunload", () => {
+    leftAt = Date.now();
+  });
+  window.addEventListener("pageshow", () => {
+    leftAt = -Infinity; // back on this screen (the back button's cache)
+  });
 
   /** The banner for a lost connection; `retry` runs when its button is tapped. A `sticky`
    * banner (a write that did not get through) stays until `online(true)` or its retry. */
@@ -73,6 +86,7 @@ window.kosciLive = (() => {
     online();
     if (response.status === 304 && !wasOffline) return schedule(POLL_MS);
     if (!response.ok && response.status !== 304) {
+      if (Date.now() - leftAt < LEAVING_MS) return schedule(POLL_MS); // the next page shows why
       // The game is gone (deleted, an invitation revoked) or the session ended: show why.
       stopped = true;
       location.reload();

@@ -6,13 +6,16 @@ link, writes a turn, and finds the rest of the account a 404; a revoked link sto
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from live import LiveServer
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tracker.rules import TableGame
+from tracker.services import games, invitations
 
-from .phone import STANDARD, no_sideways_scroll, play_turn, sign_up, start_game
+from .phone import STANDARD, no_sideways_scroll, play_turn, sign_up, sign_up_id, start_game
 
 
 def test_a_phone_without_the_password_joins_by_the_link_and_plays(
@@ -107,3 +110,54 @@ def test_a_watching_phone_follows_the_game_without_the_dice_pad(
         screenshot(phone, "join-phone-watching")
     finally:
         guest_context.close()
+
+
+def test_a_guest_phone_on_one_game_opens_the_link_to_the_next(
+    page: Page, browser: Browser, browser_context_args: dict[str, Any], live_server: LiveServer
+):
+    """A guest phone still on the last game's screen opens the next game's link. Once the join
+    has answered, the old screen's poll finds its game closed to this phone (404), while the
+    join's answer is still on its way (a slow network: held here until that poll has been
+    answered). The old screen must not reload itself then: the reload would cancel the
+    navigation under way (net::ERR_ABORTED) and leave the phone on the old game's error page."""
+    account_id = sign_up_id(page, live_server)
+    with live_server.app.app_context():
+        last = games.create_game(account_id, "standard", ["Ala", "Ola"]).game.id
+        following = games.create_game(account_id, "standard", ["Ala", "Ola"]).game.id
+        _, last_token = invitations.create(account_id, last, invitations.PLAY)
+        _, next_token = invitations.create(account_id, following, invitations.PLAY)
+    closed_poll = f'"GET /gry/{last}/stan HTTP/1.1" 404'
+    joined = "Ten telefon dołączył do gry i może wpisywać ruchy."
+
+    # The guest's phone, without a service worker: the worker's own fetch of a page is out of
+    # Playwright's reach, and this one must be held on its way.
+    guest = browser.new_context(
+        **{**browser_context_args, "base_url": live_server.url, "service_workers": "block"}
+    )
+    try:
+        phone = guest.new_page()
+        phone.goto(f"/dolacz?kod={last_token}")
+        expect(phone.get_by_text(joined)).to_be_visible()
+        expect(phone).to_have_url(re.compile(f"/gry/{last}$"))
+
+        polled: list[bool] = []
+
+        def held(route: Route) -> None:
+            answer = route.fetch(max_redirects=0)  # joined: the session is the next game's now
+            deadline = time.monotonic() + 10
+            while not polled and time.monotonic() < deadline:
+                if closed_poll in live_server.log_path.read_text("utf-8"):
+                    polled.append(True)
+                else:
+                    time.sleep(0.1)
+            time.sleep(0.5)  # the screen has the 404 (a reload would start now)
+            route.fulfill(response=answer)
+
+        # A pattern the browser matches itself: no other request waits for this handler.
+        phone.route(re.compile(re.escape(next_token)), held)
+        phone.goto(f"/dolacz?kod={next_token}")
+        assert polled, "the old screen never polled while the join was on its way"
+        expect(phone).to_have_url(re.compile(f"/gry/{following}$"))
+        expect(phone.get_by_text(joined)).to_be_visible()
+    finally:
+        guest.close()
