@@ -4,10 +4,11 @@ tap dice and fields. Used by tests/browser and tests/e2e."""
 from __future__ import annotations
 
 import re
+import time
 import uuid
 
 from live import CSRF_META, LiveServer
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tracker.games.turn import cell_name
 from tracker.rules import TABLE_VARIANTS, TableGame, parse_dice
@@ -147,3 +148,26 @@ def sign_in(page: Page, account: str) -> None:
     page.get_by_label("Hasło").fill(PASSWORD)
     page.get_by_role("button", name="Zaloguj się").click()
     expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
+
+
+def answer_once_logged(route: Route, server: LiveServer, line: str) -> bool:
+    """For a `page.route` handler: send the request on to the server now, and hand its answer
+    to the page only once the server's access log holds one more `line` than before (within
+    10 s), and half a second later. What the page does meanwhile, its answer on the way (a slow
+    network), is what the test sees. Whether the line came.
+
+    Route with a pattern the browser matches itself (a string or a compiled regex, not a
+    function), so that no other request waits for this handler; and in a context with
+    `service_workers="block"`: the service worker's own fetch of a page is not routed."""
+
+    def count() -> int:
+        return server.log_path.read_text("utf-8").count(line)
+
+    before = count()
+    answer = route.fetch(max_redirects=0)  # the server has answered; the page waits
+    deadline = time.monotonic() + 10
+    while not (came := count() > before) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)  # what the page does with it, it has started doing
+    route.fulfill(response=answer)
+    return came

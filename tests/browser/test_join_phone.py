@@ -6,7 +6,6 @@ link, writes a turn, and finds the rest of the account a 404; a revoked link sto
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from live import LiveServer
@@ -15,7 +14,15 @@ from playwright.sync_api import Browser, Page, Route, expect
 from tracker.rules import TableGame
 from tracker.services import games, invitations
 
-from .phone import STANDARD, no_sideways_scroll, play_turn, sign_up, sign_up_id, start_game
+from .phone import (
+    STANDARD,
+    answer_once_logged,
+    no_sideways_scroll,
+    play_turn,
+    sign_up,
+    sign_up_id,
+    start_game,
+)
 
 
 def test_a_phone_without_the_password_joins_by_the_link_and_plays(
@@ -129,8 +136,7 @@ def test_a_guest_phone_on_one_game_opens_the_link_to_the_next(
     closed_poll = f'"GET /gry/{last}/stan HTTP/1.1" 404'
     joined = "Ten telefon dołączył do gry i może wpisywać ruchy."
 
-    # The guest's phone, without a service worker: the worker's own fetch of a page is out of
-    # Playwright's reach, and this one must be held on its way.
+    # The guest's phone, without a service worker (`answer_once_logged` says why).
     guest = browser.new_context(
         **{**browser_context_args, "base_url": live_server.url, "service_workers": "block"}
     )
@@ -142,21 +148,12 @@ def test_a_guest_phone_on_one_game_opens_the_link_to_the_next(
 
         polled: list[bool] = []
 
-        def held(route: Route) -> None:
-            answer = route.fetch(max_redirects=0)  # joined: the session is the next game's now
-            deadline = time.monotonic() + 10
-            while not polled and time.monotonic() < deadline:
-                if closed_poll in live_server.log_path.read_text("utf-8"):
-                    polled.append(True)
-                else:
-                    time.sleep(0.1)
-            time.sleep(0.5)  # the screen has the 404 (a reload would start now)
-            route.fulfill(response=answer)
+        def held(route: Route) -> None:  # joined: the session is the next game's now
+            polled.append(answer_once_logged(route, live_server, closed_poll))
 
-        # A pattern the browser matches itself: no other request waits for this handler.
         phone.route(re.compile(re.escape(next_token)), held)
         phone.goto(f"/dolacz?kod={next_token}")
-        assert polled, "the old screen never polled while the join was on its way"
+        assert polled == [True], "the old screen never polled while the join was on its way"
         expect(phone).to_have_url(re.compile(f"/gry/{following}$"))
         expect(phone.get_by_text(joined)).to_be_visible()
     finally:
