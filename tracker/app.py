@@ -143,6 +143,12 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # Score sheets are small; refuse anything that is not.
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The session cookie goes out only with an answer that changed it. A guest phone's
+        # session is permanent (tracker/guests.py), and Flask would send it back with every
+        # answer: a poll sent before the phone opened another game's link, and answered after
+        # it, would put the old game's invitation back in the cookie (the next game a 404).
+        # The cookie outlives what it holds: 31 days from the join, an invitation at most 7.
+        SESSION_REFRESH_EACH_REQUEST=False,
         # Flask-Login's "remember me" cookie (every sign-in sets it): never sent by a
         # cross-site form post, never readable by script.
         REMEMBER_COOKIE_SAMESITE="Lax",

@@ -292,6 +292,24 @@ def test_the_link_makes_the_phone_a_guest_of_that_game(app: Flask, family: Famil
     assert page.headers["Cache-Control"] == "no-store"
 
 
+def test_a_guest_phones_reads_leave_its_cookie_alone(app: Flask, family: Family):
+    """The phone's cookie is set by the requests that change it, never sent back unchanged.
+    A guest's session is permanent; were it sent back with every answer, a poll that a phone
+    sent just before it opened the next game's link, and that was answered just after, would
+    put the old game's invitation back in the cookie: the next game would be a 404."""
+    _, url = family.invite("play")
+    phone = join(app, url)
+    first = phone.get(f"/gry/{family.game_id}")  # shows the message, and so takes it out
+    assert first.status_code == 200
+    assert "Set-Cookie" in first.headers
+    for path in (f"/gry/{family.game_id}/stan", f"/gry/{family.game_id}", "/zasady"):
+        response = phone.get(path)
+        assert response.status_code == 200, path
+        assert "Set-Cookie" not in response.headers, path
+    with phone.session_transaction() as session:
+        assert session.permanent  # the phone still follows the game after a browser restart
+
+
 @pytest.mark.parametrize(
     "kod", ["", "nie-ma-takiego-kodu", "x" * 500, "żółw"], ids=["empty", "unknown", "long", "utf"]
 )
