@@ -85,9 +85,10 @@ window.kosciLive = (() => {
     failures = 0;
     online();
     if (response.status === 304 && !wasOffline) return schedule(POLL_MS);
-    if (!response.ok && response.status !== 304) {
+    // The game is gone (deleted, an invitation revoked: 404), or the session ended (the poll
+    // was sent on to the sign-in page): the page itself shows why, and nothing is left to follow.
+    if (response.redirected || (!response.ok && response.status !== 304)) {
       if (Date.now() - leftAt < LEAVING_MS) return schedule(POLL_MS); // the next page shows why
-      // The game is gone (deleted, an invitation revoked) or the session ended: show why.
       stopped = true;
       location.reload();
       return;
