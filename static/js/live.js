@@ -76,10 +76,7 @@ window.kosciLive = (() => {
         cache: "no-store",
       });
     } catch {
-      failures += 1;
-      offline(t("live.offline_retrying"), () => poll());
-      schedule(OFFLINE_POLL_MS[Math.min(failures, OFFLINE_POLL_MS.length) - 1]);
-      return;
+      return unreachable();
     }
     const wasOffline = failures > 0;
     failures = 0;
@@ -96,9 +93,22 @@ window.kosciLive = (() => {
     const fresh = response.headers.get("ETag");
     if (fresh === etag && !wasOffline) return schedule(POLL_MS);
     if (busy() || swaps !== seen) return schedule(POLL_MS); // this phone's write refreshes
+    const shown = etag;
     etag = fresh;
-    await refresh(location.href, seen);
+    try {
+      await refresh(location.href, seen);
+    } catch {
+      etag = shown; // the change is still to be shown: the next answer must not be a 304
+      return unreachable();
+    }
     schedule(POLL_MS);
+  }
+
+  /** No answer: say so, keep the screen as it is, and ask again, less often. */
+  function unreachable() {
+    failures += 1;
+    offline(t("live.offline_retrying"), () => poll());
+    schedule(OFFLINE_POLL_MS[Math.min(failures, OFFLINE_POLL_MS.length) - 1]);
   }
 
   /** Whether this phone is writing right now (the page then refreshes itself). */

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from live import LiveServer
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tracker.rules import TableGame, parse_dice
 
@@ -110,6 +110,37 @@ def test_a_turn_written_meanwhile_is_named_and_the_typed_dice_stay(phones: Any):
     expect(b.locator(".turn-name")).to_have_text("Ola")
     assert typed_dice(b) == "66666"  # kept, pencilled in: one tap writes them if they are Ola's
     expect(field_button(b, "five_of_a_kind")).to_be_visible()
+    assert not_reloaded(b)
+
+
+def drop_the_first_fetch_of(page: Page, path: str) -> list[str]:
+    """The page's first request for exactly `path` fails as a dropped connection makes it fail;
+    the rest go through. The URLs dropped (one at most)."""
+    dropped: list[str] = []
+
+    def drop(route: Route) -> None:
+        if dropped:
+            route.continue_()
+            return
+        dropped.append(route.request.url)
+        route.abort("connectionreset")
+
+    page.route(re.compile(re.escape(path) + "$"), drop)
+    return dropped
+
+
+def test_a_screen_that_loses_the_connection_as_it_catches_up_catches_up_later(phones: Any):
+    """A poll finds the game changed, and the connection drops just as the screen fetches the
+    game: the screen says so and catches up at a later poll, instead of no longer following."""
+    (a, b), path = table_of(phones, 2, ["Ala", "Ola"])
+    mark_page(b)
+    dropped = drop_the_first_fetch_of(b, path)
+    tap_dice(a, "33322")
+    field_button(a, "full_house").click()
+
+    expect(b.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS * 4)
+    assert len(dropped) == 1
+    expect(b.locator(".net-banner")).to_be_hidden()
     assert not_reloaded(b)
 
 
