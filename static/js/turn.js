@@ -133,10 +133,19 @@
       if (window.kosciLive) window.kosciLive.online(true);
       const type = response.headers.get("Content-Type") || "";
       if (response.ok && type.includes("application/json")) {
-        const written = await response.json();
         save(root.dataset.seq, "");
         input.value = ""; // written: these dice are not carried to the next turn
-        await refreshTo(written.url);
+        try {
+          await refreshTo((await response.json()).url);
+        } catch {
+          // Written, but the connection dropped before the screen could show it. The screen
+          // stops sending (live.js leaves a sending screen alone), and live.js's next poll
+          // finds the game changed and shows the turn.
+          sending = false;
+          root.classList.remove("is-sending");
+          const live = window.kosciLive;
+          if (live) live.offline(t("live.offline_retrying"), () => location.reload());
+        }
       } else {
         show(await response.text(), response.url);
       }

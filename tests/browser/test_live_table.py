@@ -144,6 +144,25 @@ def test_a_screen_that_loses_the_connection_as_it_catches_up_catches_up_later(ph
     assert not_reloaded(b)
 
 
+def test_a_turn_written_as_the_connection_drops_is_shown_at_a_later_poll(
+    phones: Any, live_server: LiveServer
+):
+    """The turn is written, and the connection drops as the screen fetches the game to show it:
+    the screen must not stay stuck sending (the poll leaves a sending screen alone); it shows
+    the turn at a later poll, with its „Zapisano” and undo."""
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    mark_page(a)
+    dropped = drop_the_first_fetch_of(a, path)
+    tap_dice(a, "33322")
+    field_button(a, "full_house").click()
+
+    expect(a.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS * 4)
+    expect(a.get_by_text("Zapisano: Ala – Ful 25", exact=True)).to_be_visible()
+    assert len(dropped) == 1
+    assert turns_in_force(live_server, int(path.rsplit("/", 1)[1])) == 1
+    assert not_reloaded(a)
+
+
 def test_a_write_from_a_phone_that_missed_a_turn_is_refused_and_says_why(phones: Any):
     (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
     b.route("**/stan", lambda route: route.fulfill(status=304))
