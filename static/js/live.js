@@ -93,15 +93,10 @@ window.kosciLive = (() => {
     const fresh = response.headers.get("ETag");
     if (fresh === etag && !wasOffline) return schedule(POLL_MS);
     if (busy() || swaps !== seen) return schedule(POLL_MS); // this phone's write refreshes
-    const shown = etag;
     etag = fresh;
-    try {
-      await refresh(location.href, seen);
-    } catch {
-      etag = shown; // the change is still to be shown: the next answer must not be a 304
-      return unreachable();
-    }
-    schedule(POLL_MS);
+    // A screen that could not be loaded: `refresh` has said so, and the next poll, the first
+    // after a failure, loads the screen whatever its answer.
+    if (await refresh(location.href, seen)) schedule(POLL_MS);
   }
 
   /** No answer: say so, keep the screen as it is, and ask again, less often. */
@@ -116,13 +111,21 @@ window.kosciLive = (() => {
     return Boolean(document.querySelector(".is-sending"));
   }
 
-  /** Load `url` and show it in place of the current screen. */
+  /** Load `url` and show it in place of the current screen. False when it could not be loaded
+   * (the connection dropped): the banner says so, and the polls, slower, catch up. */
   async function refresh(url, seen = null) {
-    const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
-    const html = await response.text();
+    let response;
+    let html;
+    try {
+      response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+      html = await response.text();
+    } catch {
+      unreachable();
+      return false;
+    }
     // A poll's refresh that a write of this phone overtook would hide the write's answer.
-    if (seen !== null && (swaps !== seen || busy())) return;
-    swap(html, response.url || url);
+    if (seen === null || (swaps === seen && !busy())) swap(html, response.url || url);
+    return true;
   }
 
   /** Put the <main> of `html` in place of this page's, keeping the scroll position. */

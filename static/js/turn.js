@@ -133,27 +133,26 @@
       if (window.kosciLive) window.kosciLive.online(true);
       const type = response.headers.get("Content-Type") || "";
       if (response.ok && type.includes("application/json")) {
+        const written = await response.json();
         save(root.dataset.seq, "");
         input.value = ""; // written: these dice are not carried to the next turn
-        try {
-          await refreshTo((await response.json()).url);
-        } catch {
-          // Written, but the connection dropped before the screen could show it. The screen
-          // stops sending (live.js leaves a sending screen alone), and live.js's next poll
-          // finds the game changed and shows the turn.
+        if (!(await refreshTo(written.url))) {
+          // Written, but the connection dropped before the screen could show it (live.js says
+          // so): no longer sending, so that live.js's polls, which leave a sending screen
+          // alone, show the turn.
           sending = false;
           root.classList.remove("is-sending");
-          const live = window.kosciLive;
-          if (live) live.offline(t("live.offline_retrying"), () => location.reload());
         }
       } else {
         show(await response.text(), response.url);
       }
     }
 
+    /** Show the screen at `url`; false when it could not be loaded (live.js then says so). */
     async function refreshTo(url) {
-      if (window.kosciLive) await window.kosciLive.refresh(url);
-      else location.assign(url);
+      if (window.kosciLive) return window.kosciLive.refresh(url);
+      location.assign(url);
+      return true;
     }
 
     function show(html, url) {
@@ -223,8 +222,7 @@
           // with these dice kept) or the session ended: show the game.
           const next = response.headers.get("Content-Location");
           const url = next ? new URL(next, location.href).href : gameUrl().href;
-          if (window.kosciLive) await window.kosciLive.refresh(url);
-          else location.assign(url);
+          await refreshTo(url);
           return;
         }
         const html = await response.text();
