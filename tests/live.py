@@ -83,6 +83,10 @@ class LiveServer:
     def log_tail(self, lines: int = 60) -> str:
         return log_tail(self.log_path, lines)
 
+    def logged(self, line: str) -> int:
+        """How often the server's log holds `line` so far (an access-log line: a request)."""
+        return self.log_path.read_text("utf-8").count(line)
+
     def account_id(self, name: str) -> int:
         """The id of the account called `name` in the server's database."""
         with self.app.app_context():

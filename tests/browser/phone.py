@@ -160,13 +160,10 @@ def answer_once_logged(route: Route, server: LiveServer, line: str) -> bool:
     function), so that no other request waits for this handler; and in a context with
     `service_workers="block"`: the service worker's own fetch of a page is not routed."""
 
-    def count() -> int:
-        return server.log_path.read_text("utf-8").count(line)
-
-    before = count()
+    before = server.logged(line)
     answer = route.fetch(max_redirects=0)  # the server has answered; the page waits
     deadline = time.monotonic() + 10
-    while not (came := count() > before) and time.monotonic() < deadline:
+    while not (came := server.logged(line) > before) and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)  # what the page does with it, it has started doing
     route.fulfill(response=answer)

@@ -163,6 +163,27 @@ def test_a_turn_written_as_the_connection_drops_is_shown_at_a_later_poll(
     assert not_reloaded(a)
 
 
+def test_a_screen_whose_session_ended_elsewhere_goes_to_the_sign_in_page_and_stops_asking(
+    phones: Any, live_server: LiveServer
+):
+    """„Wyloguj na wszystkich urządzeniach” on one phone: a second phone, left on a game's
+    screen, finds its session gone at its next poll (the poll is sent on to the sign-in page).
+    It opens the sign-in page, which brings it back to the game, and stops polling a game it
+    can no longer see: no request a second for nothing, and what the player types stays."""
+    (a, b), path = table_of(phones, 2, ["Ala", "Ola"])
+    a.goto("/konto")
+    a.get_by_role("button", name="Wyloguj na wszystkich urządzeniach").click()
+    expect(b).to_have_url(re.compile(r"/logowanie\?next=%2Fgry%2F\d+$"), timeout=LIVE_MS * 2)
+    name = b.get_by_label("Nazwa konta")
+    name.fill("Kowal")
+    sent_on = f'"GET {path}/stan HTTP/1.1" 302'
+    polls = live_server.logged(sent_on)
+    b.wait_for_timeout(LIVE_MS * 2)  # two polls, were it still polling
+    assert live_server.logged(sent_on) == polls
+    expect(name).to_have_value("Kowal")
+    expect(b).to_have_title(re.compile("^Zaloguj się"))
+
+
 def test_a_write_from_a_phone_that_missed_a_turn_is_refused_and_says_why(phones: Any):
     (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
     b.route("**/stan", lambda route: route.fulfill(status=304))
@@ -302,24 +323,3 @@ def in_view(page: Page, locator: Any) -> bool:
     box = locator.bounding_box()
     height = page.viewport_size["height"] if page.viewport_size else 740
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
-
-
-def test_a_screen_whose_session_ended_elsewhere_goes_to_the_sign_in_page_and_stops_asking(
-    phones: Any, live_server: LiveServer
-):
-    """„Wyloguj na wszystkich urządzeniach” on one phone: a second phone, left on a game's
-    screen, finds its session gone at its next poll (the poll is sent on to the sign-in page).
-    It opens the sign-in page, which brings it back to the game, and stops polling a game it
-    can no longer see: no request a second for nothing, and what the player types stays."""
-    (a, b), path = table_of(phones, 2, ["Ala", "Ola"])
-    a.goto("/konto")
-    a.get_by_role("button", name="Wyloguj na wszystkich urządzeniach").click()
-    expect(b).to_have_url(re.compile(r"/logowanie\?next=%2Fgry%2F\d+$"), timeout=LIVE_MS * 2)
-    name = b.get_by_label("Nazwa konta")
-    name.fill("Kowal")
-    sent_on = f'"GET {path}/stan HTTP/1.1" 302'
-    polls = live_server.log_path.read_text("utf-8").count(sent_on)
-    b.wait_for_timeout(LIVE_MS * 2)  # two polls, were it still polling
-    assert live_server.log_path.read_text("utf-8").count(sent_on) == polls
-    expect(name).to_have_value("Kowal")
-    expect(b).to_have_title(re.compile("^Zaloguj się"))
