@@ -3,6 +3,7 @@
 - `signed_in_only(bp)`: every page of a blueprint belongs to the signed-in account, and none
   is cached (several phones change the same data; the back button must not show a stale one);
 - `account_id()`: the signed-in account's id, the one every service call is scoped to;
+- `flash_once(message, category)`: a message not already waiting to be shown;
 - `local_zone()`: the family's time zone (`KOSCI_TIMEZONE`), for dates shown and filtered;
 - the Jinja filters `when`, `clock`, `and_list`, `plural` and `polish_sorted`, and `plural` as a
   function for views that build sentences.
@@ -19,7 +20,7 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
 from babel.lists import format_list
-from flask import Blueprint, Flask, current_app, flash, redirect, request, url_for
+from flask import Blueprint, Flask, current_app, flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response
@@ -92,6 +93,15 @@ def account_id() -> int:
     if current_user.is_authenticated:
         return int(current_user.id)
     return guests.account_id()
+
+
+def flash_once(message: str, category: str) -> None:
+    """Flash `message`, unless the very same message is already waiting to be shown: a write
+    sent again (its first answer lost after the session cookie had arrived) must not say
+    „Zapisano” twice, with two undo buttons."""
+    if (category, message) in (tuple(waiting) for waiting in session.get("_flashes", ())):
+        return
+    flash(message, category)
 
 
 def local_zone() -> ZoneInfo:

@@ -420,6 +420,22 @@ def test_a_turn_is_written_by_the_form_and_the_next_player_is_up(table: Table):
     assert "Ala – Ful 25" in text_of(html)  # the undo button says what it takes back
 
 
+def test_a_turn_sent_again_before_the_page_is_shown_says_zapisano_once(table: Table):
+    """The first answer was lost after its cookie had arrived (cut off on the way): the phone
+    sends the same turn again, which finds it written. One „Zapisano”, with one undo."""
+    game_id = table.new_game(["Ala", "Ola"])
+    turn = {"csrf_token": page_csrf(table.client), "seq": 1, "column": 0}
+    turn |= {"dice": "33322", "field": "full_house"}  # no page between them: none shows it
+
+    assert table.client.post(f"/gry/{game_id}/ruch", data=turn).status_code == 303
+    assert table.client.post(f"/gry/{game_id}/ruch", data=turn).status_code == 303
+
+    html = table.client.get(f"/gry/{game_id}").get_data(as_text=True)
+    assert html.count("Zapisano: Ala – Ful 25") == 1
+    assert html.count("data-undo-written") == 1
+    assert len(table.view(game_id).turns) == 1
+
+
 def test_a_zero_where_more_was_possible_is_confirmed_first(table: Table):
     game_id = table.new_game(["Ala", "Ola"])
 

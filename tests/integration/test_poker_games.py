@@ -487,6 +487,21 @@ def test_a_stale_phone_cannot_write_a_hand_twice(table: Table):
     assert len(table.view(game_id).turns) == 1
 
 
+def test_a_hand_sent_again_before_the_page_is_shown_says_zapisano_once(table: Table):
+    """The first answer was lost after its cookie had arrived: the phone sends the same hand
+    again, which finds it written. One „Zapisano”, with one undo."""
+    game_id = table.new_match(["Ala", "Ola"])
+    hand = {"csrf_token": csrf(table.client), "seq": 1, "dice": "12345"}  # no page between
+
+    assert table.client.post(f"/gry/{game_id}/ruch", data=hand).status_code == 303
+    assert table.client.post(f"/gry/{game_id}/ruch", data=hand).status_code == 303
+
+    html = table.page(f"/gry/{game_id}")
+    assert text_of(html).count("Zapisano: Ala – Strit 1-2-3-4-5") == 1
+    assert html.count("data-undo-written") == 1
+    assert len(table.view(game_id).turns) == 1
+
+
 def test_undo_across_a_round_takes_back_the_hand_and_the_result(table: Table):
     game_id = table.new_match(["Ala", "Ola"])
     table.hands(game_id, ["66666", "12346"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import flash, redirect, render_template, url_for
+from flask import redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from .. import rules
@@ -22,7 +22,7 @@ from ..rules_text import rules_text
 from ..services.games import GameView
 from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from ..web import and_list, local_zone
+from ..web import and_list, flash_once, local_zone
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ def written(after: GameView) -> Response:
     the hand; after its last hand, the round's result on the screen says it all."""
     if after.match.current_round is not None:
         # "written": the match's screen puts the undo of this hand next to the message.
-        flash(_("Zapisano: %(turn)s", turn=str(hand_text(after, after.turns[-1]))), "written")
+        flash_once(_("Zapisano: %(turn)s", turn=str(hand_text(after, after.turns[-1]))), "written")
     return _to_match(after.game.id)
 
 

@@ -34,7 +34,7 @@ from ..services.games import GameView, NeedsConfirmation, Overtaken
 from ..services.inputs import whole_number
 from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from ..web import account_id, and_list, local_zone, prefers_minimal, signed_in_only
+from ..web import account_id, and_list, flash_once, local_zone, prefers_minimal, signed_in_only
 from . import poker, watch
 from .forms import (
     BONUS_THRESHOLDS,
@@ -306,7 +306,7 @@ def write(game_id: int) -> ResponseReturnValue:
         answer = poker.written(after)
     else:
         # "written": the game's screen puts the undo of this turn next to the message.
-        flash(_("Zapisano: %(turn)s", turn=turn_text(after, after.turns[-1])), "written")
+        flash_once(_("Zapisano: %(turn)s", turn=turn_text(after, after.turns[-1])), "written")
         answer = _to_game(game_id)
     if prefers_minimal():
         # turn.js: what changed, and where the screen is now (the message waits there).
