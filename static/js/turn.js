@@ -113,6 +113,8 @@
         if (button && button.name) body.append(button.name, button.value);
       }
       let response;
+      let written = null;
+      let page = null;
       try {
         response = await fetch(write.action, {
           method: "POST",
@@ -120,6 +122,14 @@
           credentials: "same-origin",
           headers: { Accept: "application/json, text/html", Prefer: "return=minimal" },
         });
+        const type = response.headers.get("Content-Type") || "";
+        // The answer is read whole here: one cut off on the way (or mangled) is a lost answer.
+        if (response.ok && type.includes("application/json")) {
+          written = await response.json();
+          if (typeof written?.url !== "string") throw new TypeError("no url in the answer");
+        } else {
+          page = await response.text();
+        }
       } catch {
         sending = false;
         root.classList.remove("is-sending");
@@ -131,9 +141,7 @@
         return;
       }
       if (window.kosciLive) window.kosciLive.online(true);
-      const type = response.headers.get("Content-Type") || "";
-      if (response.ok && type.includes("application/json")) {
-        const written = await response.json();
+      if (written) {
         save(root.dataset.seq, "");
         input.value = ""; // written: these dice are not carried to the next turn
         if (!(await refreshTo(written.url))) {
@@ -144,7 +152,7 @@
           root.classList.remove("is-sending");
         }
       } else {
-        show(await response.text(), response.url);
+        show(page, response.url);
       }
     }
 

@@ -245,6 +245,39 @@ def test_a_lost_answer_sent_again_is_written_once(phones: Any, live_server):
     assert turns_in_force(live_server, game_id) == 1
 
 
+def test_an_answer_that_cannot_be_read_offers_a_retry(phones: Any, live_server):
+    """The server writes the turn, but its answer cannot be read (cut off on the way, or
+    mangled by a proxy): the screen must not stay stuck sending; it offers „Ponów”, as for a
+    lost answer, and the retry shows the turn, written once."""
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    game_id = int(path.rsplit("/", 1)[1])
+    tap_dice(a, "55531")
+    mangled = {"done": False}
+
+    def mangle_the_first_answer(route: Any) -> None:
+        if mangled["done"]:
+            route.continue_()
+            return
+        mangled["done"] = True
+        written = route.fetch()  # the server writes the turn...
+        assert written.status == 201
+        # ...and its answer arrives cut off
+        route.fulfill(status=201, headers={"Content-Type": "application/json"}, body='{"url": "/gr')
+
+    a.route("**/ruch", mangle_the_first_answer)
+    field_button(a, "fives").click()
+    banner = a.locator(".net-banner")
+    expect(banner).to_contain_text("Brak połączenia z serwerem – spróbuj ponownie")
+    expect(a.locator("[data-turn]")).not_to_have_class(re.compile(r"\bis-sending\b"))
+    banner.get_by_role("button", name="Ponów").click()
+
+    expect(a.locator(".turn-name")).to_have_text("Ola")
+    a.screenshot(path="/tmp/spy/dup.png", full_page=True)
+    print(a.locator("main").inner_html())
+    expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
+    assert turns_in_force(live_server, game_id) == 1
+
+
 def test_typed_dice_survive_a_reload(phones: Any):
     (a,), _ = table_of(phones, 1, ["Ala"])
     a.locator('[data-pad] button[data-face="2"]').click()
