@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tracker.rules import SCANDINAVIAN, STANDARD, VARIANT_NAMES, Hand
+from tracker.services import games
 
 # The page writes nothing: one app for the module (tests/integration/conftest.py).
 pytestmark = [pytest.mark.shared_app, pytest.mark.one_backend("the rules page: stateless")]
@@ -86,6 +87,16 @@ def test_rules_page_states_the_decisions(page: str, decision: str):
 )
 def test_rules_page_lists_the_maxima(page: str, row: str, maximum: int):
     assert f"{row} {maximum}" in text_of(page)
+
+
+def test_rules_page_says_how_many_players_a_game_seats(page: str):
+    """The rulebook sets no upper limit ("Nie ma górnej granicy"); the app's limit (issue 3:
+    1–8) is said where the rules are, and is the new game form's."""
+    assert (
+        "Zasady nie ograniczają liczby graczy (najlepiej gra się we dwoje, troje albo czworo); "
+        f"aplikacja prowadzi przy jednym stole od 1 do {games.MAX_PLAYERS} graczy."
+    ) in text_of(page)
+    assert games.MAX_PLAYERS == 8
 
 
 def test_rules_page_lists_poker_hands_from_best_to_worst(page: str):

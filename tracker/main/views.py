@@ -12,6 +12,7 @@ from tracker.rules import (
     STANDARD,
     TABLE_VARIANTS,
     VARIANT_NAMES,
+    VARIANTS,
     Hand,
     Options,
     PokerOptions,
@@ -62,6 +63,7 @@ def rules() -> str:
         hands=sorted(Hand, reverse=True),
         poker_examples=[explain_text(parse_dice(a), parse_dice(b)) for a, b in POKER_EXAMPLES],
         poker_target_wins=PokerOptions().target_wins,
+        max_players=max(v.max_players for v in VARIANTS.values()),
         maxima={v.id: v.max_total for v in TABLE_VARIANTS.values()},
         # 1575: the first Generał for 50, then twelve more five of a kind at +100 each.
         max_all_generals=standard_variant.max_total
