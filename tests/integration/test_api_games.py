@@ -1361,3 +1361,39 @@ def test_the_lean_answer_of_a_poker_hand_gives_every_players_round_wins(api: Api
     assert answer["players"][0]["round_wins"] == 1
     assert answer["round"] == whole["round"]
     assert answer["version"] == whole["version"]
+
+
+@pytest.mark.parametrize(
+    ("path", "raw"),
+    [
+        pytest.param("", '{"variant": "standard", "players": ["Ala"], "\\ud800": 1}', id="game"),
+        pytest.param("", '{"variant": "standard", "players": ["Ala\\udc00"]}', id="player"),
+        pytest.param(
+            "/{id}/turns", '{"dice": [1, 1, 1, 2, 3], "field": "ones", "\\ud800": 1}', id="turn"
+        ),
+        pytest.param(
+            "/{id}/turns",
+            '{"dice": [1, 1, 1, 2, 3], "field": "ones", "player": "\\udc00"}',
+            id="player-of-a-turn",
+        ),
+        pytest.param(
+            "/{id}/turns/1",
+            '{"dice": [1, 1, 1, 2, 3], "field": "ones", "\\udfff": 0}',
+            id="correction",
+        ),
+        pytest.param("/{id}/invitations", '{"mode": "\\ud800"}', id="invitation"),
+    ],
+)
+def test_half_of_a_utf16_pair_in_a_body_is_a_400_and_writes_nothing(api: Api, path: str, raw: str):
+    game = api.new_game()
+    api.turn(game["id"], [6, 6, 6, 1, 2], "sixes")
+    url = GAMES + path.format(id=game["id"])
+    send = api.client.put if url.endswith("/turns/1") else api.client.post
+
+    response = send(url, data=raw, content_type="application/json", headers=api.headers)
+
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert "połowę pary znaków UTF-16" in response.get_json()["error"]
+    after = api.game(game["id"])
+    assert [t["field"] for t in after["turns"]] == ["sixes"]
+    assert len(api.get(GAMES).get_json()["games"]) == 1

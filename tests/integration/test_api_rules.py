@@ -18,6 +18,7 @@ pytestmark = [pytest.mark.shared_app, pytest.mark.one_backend("the rules endpoin
 
 SCORE = "/api/v1/score"
 RANK = "/api/v1/poker/rank"
+ADVICE = "/api/v1/advice"
 
 SIXES = [6, 6, 6, 6, 6]
 EXAMPLE_REQUEST = {
@@ -113,6 +114,31 @@ def test_score_refuses_bad_input_with_a_message(client: FlaskClient, body: Any):
 @pytest.mark.parametrize("url", [SCORE, RANK])
 def test_malformed_json_is_a_400_with_a_message(client: FlaskClient, url: str, raw: str):
     assert_json_error(client.post(url, data=raw, content_type="application/json"))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param('{"\\ud800": 1}', id="an unknown key"),
+        pytest.param('{"variant": "standard\\udfff", "dice": [1, 2, 3, 4, 5]}', id="a value"),
+        pytest.param('{"variant": "standard", "options": {"a\\udc00": 1}}', id="an option"),
+        pytest.param('{"hands": [[1, 2, 3, 4, 5]], "x": ["\\ud83d"]}', id="in a list"),
+    ],
+)
+@pytest.mark.parametrize("url", [SCORE, ADVICE, RANK])
+def test_half_of_a_utf16_pair_is_a_400_not_a_crash(client: FlaskClient, url: str, raw: str):
+    """JSON may spell half of a UTF-16 pair alone (\\ud800); Python reads it, but no answer
+    quoting it back can be encoded. The body is refused as not JSON text, and says where."""
+    message = assert_json_error(client.post(url, data=raw, content_type="application/json"))
+    assert message.startswith("Treść żądania nie jest poprawnym JSON-em (")
+    assert "połowę pary znaków UTF-16" in message
+
+
+def test_a_whole_utf16_pair_is_text(client: FlaskClient):
+    """An emoji spelled as its pair (\\ud83c\\udfb2) is one character, and quoted back."""
+    raw = '{"variant": "\\ud83c\\udfb2", "dice": [1, 2, 3, 4, 5]}'
+    message = assert_json_error(client.post(SCORE, data=raw, content_type="application/json"))
+    assert "🎲" in message
 
 
 @pytest.mark.parametrize(

@@ -412,6 +412,14 @@ pairs = st.lists(
 )
 
 EDGE_NUMBERS = (0, -1, 1, 2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**300, 1e308, 0.5)
+# Half of a UTF-16 pair alone: JSON may spell it (\ud800), Python decodes it, UTF-8 cannot
+# encode it. Only in JSON bodies: a form's text is UTF-8 on the wire.
+LONE_SURROGATES = ("\ud800", "\udfff", "a\udc00b", "\ud83d")
+json_text = st.one_of(
+    st.text(max_size=10),
+    st.sampled_from(LONE_SURROGATES),
+    st.text(st.characters(codec=None, categories=["Cs", "Ll"]), max_size=4),
+)
 json_scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -419,7 +427,7 @@ json_scalars = st.one_of(
     st.integers(),
     st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from(EDGE_VALUES),
-    st.text(max_size=10),
+    json_text,
 )
 JSON_KEYS = (
     *("variant", "players", "options", "dice", "field", "column", "player", "sheet", "hands"),
@@ -431,7 +439,7 @@ json_values = st.recursive(
     json_scalars,
     lambda children: st.one_of(
         st.lists(children, max_size=6),
-        st.dictionaries(st.one_of(st.sampled_from(JSON_KEYS), st.text(max_size=8)), children),
+        st.dictionaries(st.one_of(st.sampled_from(JSON_KEYS), json_text), children),
     ),
     max_leaves=20,
 )
@@ -447,6 +455,7 @@ RAW_BODIES = (
     b'{"dice": [' + b"9" * 5000 + b"]}",
     b'{"column": 1e999, "dice": [1, 2, 3, 4, 5], "field": "ones"}',
     b'{"dice": NaN, "column": Infinity}',
+    b'{"\\ud800": 1, "dice": [1, 2, 3, 4, 5], "field": "ones"}',
 )
 
 

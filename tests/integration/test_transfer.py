@@ -588,6 +588,11 @@ def test_a_malformed_or_tampered_file_changes_nothing_and_says_what_is_wrong(
         ),
         pytest.param(b"\xff\xfe{}", "nie jest tekstem UTF-8", id="not-utf8"),
         pytest.param(b"[" * 100_000 + b"]" * 100_000, "zbyt głęboko zagnieżdżony", id="deep"),
+        pytest.param(
+            b'{"format": "kosci-export", "version": 1, "\\ud800": 1, "players": [], "games": []}',
+            "połowę pary znaków UTF-16",
+            id="half-a-utf16-pair",
+        ),
     ],
 )
 def test_a_file_that_is_not_json_changes_nothing(
@@ -996,6 +1001,21 @@ def upload(client: FlaskClient, content: bytes, token: str | None = None, name: 
         data=b"".join(parts),
         content_type=f"multipart/form-data; boundary={boundary}",
     )
+
+
+def test_a_file_with_half_of_a_utf16_pair_is_refused_on_the_page(
+    app: Flask, family: dict[str, Any]
+):
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+    before = snapshot(app)
+    content = b'{"format": "kosci-export", "version": 1, "games": [], "\\udc00": []}'
+
+    response = upload(client, content, page_csrf(client, "/konto/dane"))
+
+    assert response.status_code == 400
+    assert "połowę pary znaków UTF-16" in text_of(response.get_data(as_text=True))
+    assert snapshot(app) == before
 
 
 def test_the_account_page_links_to_the_data_page(app: Flask, family: dict[str, Any]):

@@ -16,6 +16,7 @@ from typing import Any
 
 from ... import rules
 from ...i18n import _
+from ...jsontext import half_pair_text, lone_surrogate
 from ...models import name_key
 from ...rules_text import rules_text
 from .. import inputs
@@ -56,7 +57,7 @@ def parse_export_file(raw: bytes | str) -> object:
     if not raw.strip():
         raise InvalidInput(refused(_("Plik jest pusty.")))
     try:
-        return json.loads(raw)
+        document = json.loads(raw)
     except json.JSONDecodeError as exc:
         # exc.msg is Python's own English ("Expecting value"): no catalog has it.
         raise InvalidInput(
@@ -83,6 +84,12 @@ def parse_export_file(raw: bytes | str) -> object:
         ) from exc
     except RecursionError as exc:
         raise InvalidInput(refused(_("Plik jest zbyt głęboko zagnieżdżony."))) from exc
+    found = lone_surrogate(raw, document)
+    if found is not None:
+        raise InvalidInput(
+            refused(_("Plik nie jest tekstem: %(problem)s.", problem=half_pair_text(found)))
+        )
+    return document
 
 
 # --- values ----------------------------------------------------------------------------------
