@@ -84,3 +84,49 @@ def test_a_turn_racing_an_undo_leaves_a_whole_game(live_server):
         taken_back = api.undo(game_id)
         assert taken_back.status == 200, f"round {round_}: the next undo answered {taken_back}"
         assert taken_back.json()["turns"] == game["turns"]
+
+
+CORRECTION_ROUNDS = 12
+
+
+def test_two_corrections_of_one_turn_at_once_one_is_written_the_other_is_told(live_server):
+    """Two phones correct the same turn at the same moment, from the same version of the game:
+    one correction is written, the other answers 409 and writes nothing (a correction leaves
+    `next_seq` as it is, so only the version tells them apart). Through the real server, its
+    workers and its lock."""
+    _, token = new_account(live_server, "Poprawki")
+    api = Api(live_server.url, token)
+    wanted = ([2, 2, 3, 3, 3], [4, 4, 4, 2, 2])  # both a full house: both allowed alone
+
+    for round_ in range(CORRECTION_ROUNDS):
+        game = api.create_game("standard", ["Ala", "Ola"])
+        game_id = game["id"]
+        for move in (
+            {"dice": [2, 2, 3, 3, 4], "field": "full_house", "column": 0},
+            {"dice": [1, 2, 3, 4, 5], "field": "large_straight", "column": 0},
+        ):
+            assert api.turn(game_id, move).status == 201
+        seen = api.game(game_id)
+        basis = {"field": "full_house", "column": 0, "expected_seq": seen["next_seq"]}
+        basis["expected_version"] = seen["version"]
+
+        url = f"/games/{game_id}/turns/1"
+        answers = at_once(
+            *(
+                lambda body={"dice": dice, **basis}, url=url: api.call("PUT", url, body)
+                for dice in wanted
+            )
+        )
+        assert all(isinstance(a, Answer) for a in answers), answers
+        statuses = sorted(a.status for a in answers)  # type: ignore[union-attr]
+        assert statuses == [200, 409], f"round {round_}: {answers}"
+        winner = next(a for a in answers if a.status == 200)  # type: ignore[union-attr]
+        after = api.game(game_id)
+        assert after == winner.json()  # type: ignore[union-attr]
+        assert after["turns"][0]["points"] == 25
+        assert after["version"] == seen["version"] + 1  # one write, not two
+        with live_server.app.app_context():
+            rows = db.session.scalars(
+                select(Turn.undone_at).where(Turn.game_id == game_id, Turn.seq == 1)
+            ).all()
+        assert len(rows) == 2, f"round {round_}: the turn and one correction, not {rows}"

@@ -336,6 +336,36 @@ def test_a_stale_page_gets_the_game_as_it_is_now(table: Table):
     assert rows(table.app, game_id) == before
 
 
+def test_two_phones_correcting_the_same_turn_the_second_is_told_and_writes_nothing(
+    table: Table,
+):
+    """Both phones opened the correction page of turn 3; the first writes its correction. The
+    second, sent from a page that showed the turn as it was, must not silently replace it: a
+    409 with the turn as it is now, and what was typed kept."""
+    game_id = played_game(table.app, table.account_id)
+    page = table.client.get(correction_url(game_id, 3)).get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page)
+    assert version is not None
+    seen = {"seq": "7", "version": version.group(1)}
+
+    first = table.post(
+        correction_url(game_id, 3), {"dice": "22333", "where": "0:full_house", **seen}
+    )
+    written = rows(table.app, game_id)
+    second = table.post(
+        correction_url(game_id, 3), {"dice": "22444", "where": "0:full_house", **seen}
+    )
+
+    assert first.status_code == 303
+    assert second.status_code == 409
+    html = second.get_data(as_text=True)
+    assert re.search(r'<p class="error correction-error" role="alert">Stan gry zmienił się', html)
+    assert "Zapisano: <strong>Ful 25 (2\u20112\u20113\u20113\u20113)</strong>" in html
+    assert 'value="22444"' in html  # as typed
+    assert f'name="version" value="{int(version.group(1)) + 1}"' in html  # sent again, written
+    assert rows(table.app, game_id) == written
+
+
 def test_the_correction_form_needs_its_csrf_token(table: Table):
     game_id = played_game(table.app, table.account_id)
     before = rows(table.app, game_id)
@@ -443,6 +473,25 @@ def test_put_a_turn_corrects_it_and_answers_the_game(api: Api):
     assert (again.status_code, again.get_json()) == (200, data)
 
 
+def test_a_put_from_a_stale_version_is_409_and_a_retry_stays_harmless(api: Api):
+    """Two clients correct turn 3 from the same version of the game: the second is a 409, not
+    a silent overwrite of the first; the first one sent again still answers the game."""
+    game = api_game(api)
+    url = f"{GAMES}/{game['id']}/turns/3"
+    basis = {"field": "full_house", "expected_seq": 7, "expected_version": game["version"]}
+
+    first = put(api, url, {"dice": [2, 2, 3, 3, 3], **basis})
+    second = put(api, url, {"dice": [2, 2, 4, 4, 4], **basis})
+    again = put(api, url, {"dice": [2, 2, 3, 3, 3], **basis})
+
+    assert first.status_code == 200, first.get_json()
+    assert second.status_code == 409, second.get_json()
+    assert second.get_json()["error"].startswith("Stan gry zmienił się na innym telefonie.")
+    assert (again.status_code, again.get_json()) == (200, first.get_json())
+    assert api.game(game["id"]) == first.get_json()
+    assert api.game(game["id"])["turns"][2]["dice"] == [2, 2, 3, 3, 3]
+
+
 @pytest.mark.parametrize(
     ("seq", "body", "status", "code"),
     [
@@ -454,6 +503,9 @@ def test_put_a_turn_corrects_it_and_answers_the_game(api: Api):
         (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "player": "Ala"}, 400, None),
         (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_seq": "7"}, 400, None),
         (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "column": 1}, 400, None),
+        (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_version": 0}, 409, None),
+        (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_version": "1"}, 400, None),
+        (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_version": -1}, 400, None),
     ],
     ids=[
         "a field a later turn wrote",
@@ -464,6 +516,9 @@ def test_put_a_turn_corrects_it_and_answers_the_game(api: Api):
         "an unknown key",
         "expected_seq as text",
         "a column the table lacks",
+        "stale expected_version",
+        "expected_version as text",
+        "a negative expected_version",
     ],
 )
 def test_put_a_turn_refuses_with_nothing_written(api: Api, seq, body, status, code):

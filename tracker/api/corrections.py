@@ -1,11 +1,14 @@
 """Correcting an earlier turn: `PUT /api/v1/games/<id>/turns/<seq>` (bearer token required).
 
 The body is the turn as it should have been, `{"dice": [...], "field": ..., "column": ...,
-"expected_seq": ...}` (a poker hand: dice only); the answer is the whole game, as `GET
-/games/<id>` gives it. A correction the rules refuse answers 409 with the reason's code beside
-the message, `{"error": "...", "code": "field_taken_later"}` (`api_errors` sends a service
-error's code), so a client decides on the code. A PUT of the turn as it already is changes
-nothing and answers the game (200), so a retried request is harmless.
+"expected_seq": ..., "expected_version": ...}` (a poker hand: dice only). Both `expected_` keys
+are optional: the game's `next_seq` and `version` as the client saw them, a 409 when the game
+has moved on, so that two clients correcting the same turn do not overwrite each other. The
+answer is the whole game, as `GET /games/<id>` gives it. A correction the rules refuse answers
+409 with the reason's code beside the message, `{"error": "...", "code": "field_taken_later"}`
+(`api_errors` sends a service error's code), so a client decides on the code. A PUT of the
+turn as it already is changes nothing and answers the game (200), whatever its
+`expected_version`, so a retried request is harmless.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from . import JsonObject, api_errors, bp, read_json_object
 from .auth import current_account, token_required
 from .games import GAME, game_json
 
-BODY = frozenset({"dice", "field", "column", "expected_seq"})
+BODY = frozenset({"dice", "field", "column", "expected_seq", "expected_version"})
 
 
 @bp.put(f"/games/{GAME}/turns/<int:seq>")
@@ -40,6 +43,7 @@ def correct_turn(game_id: int, seq: int) -> JsonObject:
             body.get("field"),
             body.get("column"),
             expected_seq=_expected_seq(body.get("expected_seq")),
+            expected_version=_expected_version(body.get("expected_version")),
         )
     except corrections.NothingToCorrect:
         return game_json(games.load(account_id, game_id))
@@ -60,6 +64,20 @@ def _expected_seq(value: object) -> int | None:
                 "Pole expected_seq musi być liczbą od 1 do %(most)d: next_seq gry, na której "
                 "opiera się żądanie.",
                 most=MAX_TURNS_PER_GAME + 1,
+            )
+        )
+    return value
+
+
+def _expected_version(value: object) -> int | None:
+    """`expected_version`: the game's `version` as the client saw it; another number is a 409."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**62:
+        raise InvalidInput(
+            _(
+                "Pole expected_version musi być liczbą całkowitą od 0: version gry, na której "
+                "opiera się żądanie."
             )
         )
     return value

@@ -35,6 +35,7 @@ class CorrectionForm(PageForm):
     dice = StringField()
     where = StringField()  # "column:field", e.g. "0:full_house"; none in dice poker
     seq = HiddenField()  # the next turn's number as the page saw it
+    version = HiddenField()  # the game's version as the page saw it (a correction keeps `seq`)
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,9 @@ def write_correction(game_id: int, seq: int) -> ResponseReturnValue:
     dice_text = (form.dice.data or "").strip()
     where = (form.where.data or "").strip()
     expected = whole_number(form.seq.data)
-    if expected is None:
+    # A page from before the form carried the version sends none: it is not refused for that.
+    version = whole_number(form.version.data) if form.version.data else None
+    if expected is None or (form.version.data and version is None):
         abort(400, _("Formularz poprawki jest niepełny. Odśwież stronę i spróbuj jeszcze raz."))
     column_text, _sep, field = where.partition(":")
     column = whole_number(column_text)
@@ -209,6 +212,7 @@ def write_correction(game_id: int, seq: int) -> ResponseReturnValue:
             field or None,
             column,
             expected_seq=expected,
+            expected_version=version,
         )
     except NotFound as exc:
         abort(404, exc.message)

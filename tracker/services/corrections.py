@@ -86,22 +86,30 @@ def correct_turn(
     column: object = None,
     *,
     expected_seq: int | None = None,
+    expected_version: int | None = None,
 ) -> Corrected:
     """Replace turn `seq` with these dice in this field (a poker hand: dice only). NotFound for
     another account's game or a turn not in force; InvalidInput for malformed input
     (`NothingToCorrect` for the turn as it is); Conflict for a stale `expected_seq` (the next
-    turn's number on the client's screen), `CorrectionRefused` when the rules refuse."""
+    turn's number on the client's screen) or `expected_version` (the game's version it showed:
+    a correction does not change the next turn's number, so two phones correcting the same
+    turn are told apart only by it), `CorrectionRefused` when the rules refuse.
+
+    The turn as it already is answers `NothingToCorrect` whatever the version: a correction
+    sent again after its answer was lost stays harmless."""
     try:
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
         raise InvalidInput(rules_text(exc), "dice") from exc
-    with locked_game(account_id, game_id):
+    with locked_game(account_id, game_id) as lock:
         view = game_view.load(account_id, game_id)
         if expected_seq is not None and expected_seq != view.next_seq:
             raise Conflict(gettext(STALE))
         old = turn_to_correct(view, seq)
         field, column = _where(view, field, column)
         correction = _ask_the_rules(view, old.seq - 1, parsed, field, column)
+        if expected_version is not None and expected_version != lock.version - 1:
+            raise Conflict(gettext(STALE))  # the lock has raised the version by one
         corrected = _store(view, old, correction)
         cache.drop(game_id)
         results.store_results(view)
