@@ -14,15 +14,16 @@
 
   const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
   const STORE = "kosci-dice:" + location.pathname;
-  let carried = null; // the dice on screen when live.js swapped it
+  let carried = null; // the dice on screen when live.js swapped it, and their turn's number
 
   init(document);
   const newGame = document.querySelector("[data-new-game]");
   if (newGame) enhanceNewGame(newGame);
 
   window.addEventListener("kosci:before-swap", () => {
-    const input = document.querySelector("[data-turn] [data-dice-input]");
-    carried = input ? input.value : null;
+    const turn = document.querySelector("[data-turn]");
+    const input = turn && turn.querySelector("[data-dice-input]");
+    carried = input ? { dice: input.value, seq: turn.dataset.seq } : null;
   });
   window.addEventListener("kosci:swapped", (event) => init(event.detail.main));
 
@@ -52,9 +53,13 @@
   function enhanceTurn(root) {
     const form = root.querySelector("[data-dice-form]");
     const input = form.querySelector("[data-dice-input]");
-    // Dice typed before a swap (another phone wrote meanwhile) or a reload come back.
+    // Dice typed before a swap (another phone wrote meanwhile), a reload or a visit to another
+    // page come back, with the number of the turn they were typed for.
+    let back = "";
+    let backSeq = root.dataset.seq;
     if (!input.value) {
-      const back = carried !== null ? carried : saved(root.dataset.seq);
+      if (carried !== null) ({ dice: back, seq: backSeq } = carried);
+      else back = saved(root.dataset.seq);
       if (back) input.value = back;
     }
     carried = null;
@@ -63,7 +68,8 @@
     const noDice = root.querySelector("[data-no-dice]");
     const askTemplate = root.querySelector("template[data-confirm-template]");
     const roll = window.kosciDice.roll(form, pad, changed);
-    let shown = roll.full() ? roll.dice.join("") : ""; // the roll the pencil marks are for
+    // The roll the pencil marks are for: the server's, when it pencilled them in.
+    let shown = roll.full() && noDice.hidden ? roll.dice.join("") : "";
     let request = 0;
     let sending = false;
     let asking = null;
@@ -74,6 +80,11 @@
       changed();
     });
     pad.hidden = roll.full();
+    if (back && backSeq !== root.dataset.seq) overtaken(back, backSeq);
+    else if (back) {
+      save(root.dataset.seq, back);
+      if (roll.full()) load();
+    }
 
     form.addEventListener("submit", (event) => {
       if (!roll.full()) return; // the server says what is wrong with the dice
@@ -210,6 +221,38 @@
       region.replaceChildren();
       noDice.hidden = false;
       history.replaceState(null, "", gameUrl().href);
+    }
+
+    /** Dice typed for turn `seq`, which another phone has written or taken back since: the
+     * server says what happened, as it does for pencil marks asked too late (a 409 naming the
+     * turns, and where the game is now), and the dice stay, pencilled in for whoever is up now
+     * once all five are in. */
+    async function overtaken(dice, seq) {
+      const mine = (request += 1);
+      let response;
+      try {
+        response = await fetch(gameUrl({ dice, fragment: "fields", seq }), {
+          headers: { Accept: "text/html" },
+          credentials: "same-origin",
+        });
+      } catch {
+        if (mine === request && roll.full()) load(); // offline: load says so, with a retry
+        return;
+      }
+      if (mine !== request) return;
+      if (response.ok) {
+        // The game is back at that turn (written, then taken back): nothing to say.
+        if (roll.full()) load();
+        return;
+      }
+      const next = response.headers.get("Content-Location");
+      const url = new URL(next || gameUrl().href, location.href);
+      if (!roll.full()) {
+        // A few dice: they come back through the swap, not the address (which pencils in five).
+        url.searchParams.delete("dice");
+        url.searchParams.delete("seq");
+      }
+      await refreshTo(url.href);
     }
 
     async function load(moveFocus = false) {

@@ -113,6 +113,103 @@ def test_a_turn_written_meanwhile_is_named_and_the_typed_dice_stay(phones: Any):
     assert not_reloaded(b)
 
 
+def tap_some_dice(page: Page, dice: str) -> None:
+    """Fewer than five dice: the pad stays, nothing is pencilled in yet."""
+    pad = page.locator("[data-pad]")
+    for face in dice:
+        pad.locator(f'button[data-face="{face}"]').click()
+    expect(page.locator("[data-turn] [data-dice-input]")).to_have_value(dice)
+
+
+def test_a_turn_written_on_another_phone_is_named_and_the_typed_dice_get_their_fields(
+    phones: Any, screenshot
+):
+    """Phone B has typed five dice (its fields pencilled in) when phone A writes the turn: B's
+    screen follows within the poll, says what A wrote and whose turn it is now, keeps B's dice
+    and pencils them in for that player, so one tap writes them if they are hers."""
+    (a, b), path = table_of(phones, 2, ["Ala", "Ola"])
+    mark_page(b)
+    tap_dice(b, "66666")
+    tap_dice(a, "33322")
+    field_button(a, "full_house").click()
+
+    expect(
+        b.get_by_text(
+            re.compile(
+                r"Na innym telefonie zapisano już: Ala – Ful 25\. Teraz "
+                r"kolej: Ola\. Twoje kości zostały"
+            )
+        )
+    ).to_be_visible(timeout=LIVE_MS * 2)
+    expect(b.locator(".turn-name")).to_have_text("Ola")
+    assert typed_dice(b) == "66666"
+    expect(field_button(b, "five_of_a_kind")).to_be_visible()
+    expect(b).to_have_url(re.compile(re.escape(path) + r"\?dice=66666&seq=2$"))
+    assert not_reloaded(b)
+    screenshot(b, "overtaken-by-another-phone")
+    field_button(b, "five_of_a_kind").click()
+    expect(b.get_by_text("Zapisano: Ola – Generał 50", exact=True)).to_be_visible()
+
+
+def test_a_few_dice_typed_when_another_phone_writes_stay_with_a_word_about_it(phones: Any):
+    (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
+    mark_page(b)
+    tap_some_dice(b, "664")
+    tap_dice(a, "33322")
+    field_button(a, "full_house").click()
+
+    expect(
+        b.get_by_text(
+            re.compile(
+                r"Na innym telefonie zapisano już: Ala – Ful 25\. Teraz "
+                r"kolej: Ola"
+            )
+        )
+    ).to_be_visible(timeout=LIVE_MS * 2)
+    assert typed_dice(b) == "664"
+    expect(b.locator("[data-pad]")).to_be_visible()
+    expect(b.locator(".dice-error, [data-dice-error]")).to_have_count(0)
+    tap_dice(b, "22")
+    expect(field_button(b, "sixes")).to_be_visible()
+    assert not_reloaded(b)
+
+
+def test_a_turn_taken_back_on_another_phone_is_named_and_the_typed_dice_stay(phones: Any):
+    (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
+    tap_dice(a, "33322")
+    field_button(a, "full_house").click()
+    expect(b.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS * 2)
+    tap_dice(b, "66666")
+    a.get_by_role("button", name=re.compile("Cofnij ostatni ruch")).click()
+    expect(a.locator(".turn-name")).to_have_text("Ala")
+
+    expect(
+        b.get_by_text(
+            re.compile(
+                r"Na innym telefonie cofnięto ruch\. Teraz kolej: Ala\. "
+                r"Twoje kości zostały"
+            )
+        )
+    ).to_be_visible(timeout=LIVE_MS * 2)
+    expect(b.locator(".turn-name")).to_have_text("Ala")
+    assert typed_dice(b) == "66666"
+    expect(field_button(b, "five_of_a_kind")).to_be_visible()
+
+
+def test_dice_typed_before_a_look_at_the_full_sheet_come_back_with_their_fields(phones: Any):
+    """Five dice typed, then „Pełna tabela” and „Wróć do gry”: the dice come back (the phone
+    kept them) and so do the fields to write them in."""
+    (a,), _ = table_of(phones, 1, ["Ala", "Ola"])
+    tap_dice(a, "44456")
+    a.get_by_role("link", name="Pełna tabela").click()
+    a.get_by_role("link", name="Wróć do gry").click()
+
+    expect(a.locator(".turn-name")).to_have_text("Ala")
+    assert typed_dice(a) == "44456"
+    field_button(a, "three_of_a_kind").click()
+    expect(a.get_by_text("Zapisano: Ala – Trzy jednakowe 23", exact=True)).to_be_visible()
+
+
 def drop_the_first_fetch_of(page: Page, path: str) -> list[str]:
     """The page's first request for exactly `path` fails as a dropped connection makes it fail;
     the rest go through. The URLs dropped (one at most)."""

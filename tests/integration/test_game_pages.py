@@ -365,6 +365,24 @@ def test_a_stale_fragment_request_is_refused_and_the_page_says_why(table: Table)
     assert 'value="five_of_a_kind" data-points="50"' in html
 
 
+def test_a_fragment_for_a_turn_taken_back_since_says_so(table: Table):
+    """Dice typed for Ola's turn 2, and another phone takes back Ala's turn 1: not „zapisano
+    już” (nothing was written), but the undo, and whose turn it is now."""
+    game_id = table.new_game(["Ala", "Ola"])
+    table.write(game_id, "66612", "sixes")
+    assert table.post(f"/gry/{game_id}/cofnij", {"seq": "2"}).status_code == 303
+    table.client.get(f"/gry/{game_id}")  # the undo's own message, shown
+
+    response = table.client.get(f"/gry/{game_id}?dice=66666&fragment=fields&seq=2")
+
+    assert response.status_code == 409
+    assert response.headers["Content-Location"] == f"/gry/{game_id}?dice=66666&seq=1"
+    html = table.client.get(response.headers["Content-Location"]).get_data(as_text=True)
+    assert "Na innym telefonie cofnięto ruch. Teraz kolej: Ala. Twoje kości zostały" in html
+    assert "zapisano już" not in html
+    assert 'value="five_of_a_kind" data-points="50"' in html
+
+
 def test_dice_of_an_older_turn_never_pencil_in_the_next_players_turn(table: Table):
     game_id = table.new_game(["Ala", "Ola"])
     table.write(game_id, "66612", "sixes")

@@ -192,7 +192,8 @@ def play(game_id: int) -> ResponseReturnValue:
         # game as the answer's Content-Location says, with them).
         assert seq is not None or view.finished
         written = view.turns[seq - 1 :] if seq is not None else []
-        flash(overtaken_text(view, written), "error")
+        taken_back = seq is not None and seq > view.next_seq
+        flash(overtaken_text(view, written, taken_back=taken_back), "error")
         kept = None if view.finished else dice_text
         location = url_for(
             "games.play", game_id=game_id, dice=kept or None, seq=view.next_seq if kept else None
@@ -316,9 +317,16 @@ def write(game_id: int) -> ResponseReturnValue:
     return answer
 
 
-def overtaken_text(view: GameView, written: list[TurnRow]) -> str:
+def overtaken_text(view: GameView, written: list[TurnRow], *, taken_back: bool = False) -> str:
     """What another phone wrote meanwhile, said so that the table can check it: "Na innym
-    telefonie zapisano już: Ola – Ful 25. Teraz kolej: Ala. Twoje kości zostały…"."""
+    telefonie zapisano już: Ola – Ful 25. Teraz kolej: Ala. Twoje kości zostały…"; or, with
+    `taken_back`, that it took back the turn these dice were for."""
+    if taken_back and not view.finished:
+        return _(
+            "Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s. Twoje kości zostały – "
+            "sprawdź, czy są tego gracza, zanim wybierzesz pole.",
+            name=view.current_name,
+        )
     if not written:
         return _(games.ALREADY_WRITTEN)
     done = "; ".join(
