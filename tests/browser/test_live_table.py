@@ -121,6 +121,12 @@ def tap_some_dice(page: Page, dice: str) -> None:
     expect(page.locator("[data-turn] [data-dice-input]")).to_have_value(dice)
 
 
+def ala_wrote_a_full_house(page: Page):
+    """The message of a phone whose typed dice another phone's write overtook."""
+    said = r"Na innym telefonie zapisano już: Ala – Ful 25\. Teraz kolej: Ola\. Twoje kości zostały"
+    return page.get_by_text(re.compile(said))
+
+
 def test_a_turn_written_on_another_phone_is_named_and_the_typed_dice_get_their_fields(
     phones: Any, screenshot
 ):
@@ -133,14 +139,7 @@ def test_a_turn_written_on_another_phone_is_named_and_the_typed_dice_get_their_f
     tap_dice(a, "33322")
     field_button(a, "full_house").click()
 
-    expect(
-        b.get_by_text(
-            re.compile(
-                r"Na innym telefonie zapisano już: Ala – Ful 25\. Teraz "
-                r"kolej: Ola\. Twoje kości zostały"
-            )
-        )
-    ).to_be_visible(timeout=LIVE_MS * 2)
+    expect(ala_wrote_a_full_house(b)).to_be_visible(timeout=LIVE_MS * 2)
     expect(b.locator(".turn-name")).to_have_text("Ola")
     assert typed_dice(b) == "66666"
     expect(field_button(b, "five_of_a_kind")).to_be_visible()
@@ -158,14 +157,7 @@ def test_a_few_dice_typed_when_another_phone_writes_stay_with_a_word_about_it(ph
     tap_dice(a, "33322")
     field_button(a, "full_house").click()
 
-    expect(
-        b.get_by_text(
-            re.compile(
-                r"Na innym telefonie zapisano już: Ala – Ful 25\. Teraz "
-                r"kolej: Ola"
-            )
-        )
-    ).to_be_visible(timeout=LIVE_MS * 2)
+    expect(ala_wrote_a_full_house(b)).to_be_visible(timeout=LIVE_MS * 2)
     assert typed_dice(b) == "664"
     expect(b.locator("[data-pad]")).to_be_visible()
     expect(b.locator(".dice-error, [data-dice-error]")).to_have_count(0)
