@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from tracker.extensions import db
-from tracker.models import Account, Game, name_key
+from tracker.models import Account, Game, GameSeat, name_key
 from tracker.rules import PokerMatch, PokerOptions, classify, parse_dice
 from tracker.services import accounts
 from tracker.services import games as game_service
@@ -129,6 +130,31 @@ def test_two_equal_hands_draw_the_round_and_nobody_scores(api: Api):
     assert round_wins(data) == {"Ala": 0, "Ola": 0}
     assert data["current_player"] == "Ala"
     assert data["finished"] is False
+
+
+def test_the_round_wins_kept_for_lists_follow_every_round_whoever_writes_its_last_hand(
+    app: Flask, api: Api
+):
+    """A round won by a player who did not write its last hand: the round wins cached on the
+    seats (the history list, statistics) must follow it at once, not when the match ends."""
+    game_id = api.new_match(["Dziadek", "Wnuczek"])["id"]
+    rounds = [("66655", "66655"), ("12345", "23456"), ("11111", "11112")]
+
+    for number, hands in enumerate(rounds, start=1):
+        data = api.hands(game_id, hands)
+        with app.app_context():
+            cached = (
+                db.session.execute(
+                    select(GameSeat.total)
+                    .where(GameSeat.game_id == game_id)
+                    .order_by(GameSeat.seat)
+                )
+                .scalars()
+                .all()
+            )
+        assert cached == [p["round_wins"] for p in data["players"]], f"after round {number}"
+
+    assert round_wins(data) == {"Dziadek": 1, "Wnuczek": 1}
 
 
 def test_a_three_player_round_goes_to_the_single_best_hand(api: Api):

@@ -48,7 +48,8 @@ def store_results(view: GameView, seats: set[int] | None = None) -> bool:
 
 def store_turn(view: GameView, turn: TurnRow) -> None:
     """Write a turn just played (already in `view`, its id set here) with the results it
-    changed, as `store_results(view, {turn.seat})` would store them, in the caller's
+    changed, as `store_results(view, {turn.seat})` would store them (its seat's; in poker,
+    whoever won the round it ended), in the caller's
     transaction: its row and its seat's figures go together (`store.insert_turn`)."""
     turn.id = store.insert_turn(view.game.id, turn, _changed_seats(view, {turn.seat}))
     _store_finished(view)
@@ -72,9 +73,11 @@ def store_turn_at_version(view: GameView, turn: TurnRow) -> bool:
 
 def _changed_seats(view: GameView, seats: set[int] | None) -> list[dict[str, Any]]:
     """The seats whose cached results differ from the state's (all of them, or `seats` unless
-    the game has just ended), updated on `view`; as rows for `store.update_seats`."""
+    the game has just ended), updated on `view`; as rows for `store.update_seats`. In dice
+    poker every seat is looked at: a round's last hand gives the round, and its win, to
+    whichever player had the best hand."""
     state = view.state
-    everyone = seats is None or state.finished or view.game.finished
+    everyone = seats is None or state.finished or view.game.finished or view.is_poker
     changed = []
     for seat in view.seats:
         if not everyone and seat.seat not in (seats or ()):
