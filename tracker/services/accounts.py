@@ -7,6 +7,7 @@ import hashlib
 import math
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
@@ -19,6 +20,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..extensions import db
 from ..i18n import _, ngettext
 from ..models import Account, AccountSession, ApiToken, LoginFailure, name_key, utcnow
+from ..store import games as store
 from . import audit
 from .errors import InvalidInput, NotFound, Throttled
 
@@ -111,16 +113,18 @@ def authenticate(
     now = now or utcnow()
     key = name_key(clean_name(name))
     addr = (remote_addr or "?")[:64]
-    wait = _throttle_wait(key, addr, now)
-    if wait:
-        raise Throttled(
+    _reserve_attempt(
+        key,
+        addr,
+        now,
+        lambda wait: Throttled(
             _("Za dużo nieudanych prób logowania. Spróbuj ponownie za %(wait)s s.", wait=wait),
             "password",
-        )
+        ),
+    )
     account = db.session.scalar(select(Account).where(Account.name_key == key))
     stored = account.password_hash if account else _dummy_hash(_hash_method())
     if not check_password_hash(stored, password or "") or account is None:
-        _record_failure(key, addr, now)
         # The name tried, never the password; the account's id when the name is one.
         audit.record(
             audit.SIGN_IN_FAILED,
@@ -129,17 +133,37 @@ def authenticate(
         )
         db.session.commit()
         raise InvalidInput(_("Nieprawidłowa nazwa konta lub hasło."), "password")
-    # Only this address's failures for this name: a guesser elsewhere stays slowed down.
+    _forget_failures(key, addr)
+    return account
+
+
+def _forget_failures(key: str, addr: str) -> None:
+    """The right password: this address's failures for this name are forgotten (the attempt
+    just counted among them). Only these: a guesser elsewhere stays slowed down."""
     db.session.execute(
         delete(LoginFailure).where(LoginFailure.name_key == key, LoginFailure.remote_addr == addr)
     )
     db.session.commit()
-    return account
 
 
-def _record_failure(key: str, addr: str, now: datetime) -> None:
-    db.session.add(LoginFailure(name_key=key, remote_addr=addr, at=now))
-    db.session.execute(delete(LoginFailure).where(LoginFailure.at < now - WINDOW))
+def _reserve_attempt(
+    key: str, addr: str, now: datetime, throttled: Callable[[int], Throttled]
+) -> None:
+    """Decide whether name `key` may be tried from `addr` now, and count the attempt as a
+    failure before its password is checked, in one write under a lock on the address: of
+    guesses sent at once, each sees the ones before it, so no more are checked than one after
+    another would be (the slow password check runs after the write, outside any lock). The
+    caller deletes the failure when the password is right; raises `throttled(wait)` while
+    guessing is being slowed down (nothing is then counted)."""
+    with store.writing():
+        # Both counts, per name and per address, are of the address's attempts.
+        store.lock_key(f"sign-in {addr}")
+        wait = _throttle_wait(key, addr, now)
+        if wait:
+            raise throttled(wait)
+        db.session.add(LoginFailure(name_key=key, remote_addr=addr, at=now))
+        db.session.execute(delete(LoginFailure).where(LoginFailure.at < now - WINDOW))
+        db.session.commit()
 
 
 def confirm_password(account: Account, password: str, remote_addr: str) -> None:
@@ -148,16 +172,18 @@ def confirm_password(account: Account, password: str, remote_addr: str) -> None:
     towards the same slowing-down as failed sign-ins: a borrowed phone cannot try many."""
     now = utcnow()
     addr = (remote_addr or "?")[:64]
-    wait = _throttle_wait(account.name_key, addr, now)
-    if wait:
-        raise Throttled(
+    _reserve_attempt(
+        account.name_key,
+        addr,
+        now,
+        lambda wait: Throttled(
             _("Za dużo nieudanych prób. Spróbuj ponownie za %(wait)s s.", wait=wait),
             "current_password",
-        )
+        ),
+    )
     if not check_password_hash(account.password_hash, password or ""):
-        _record_failure(account.name_key, addr, now)
-        db.session.commit()
         raise InvalidInput(_("Nieprawidłowe hasło."), "current_password")
+    _forget_failures(account.name_key, addr)
 
 
 def change_password(account: Account, current: str, new: str, remote_addr: str) -> None:

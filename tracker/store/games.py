@@ -26,6 +26,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import SQLAlchemyError
@@ -230,6 +231,18 @@ def writing() -> Iterator[None]:
         except BaseException:
             db.session.rollback()
             raise
+
+
+def lock_key(key: str) -> None:
+    """Inside `writing()`: serialise this write with every other write that locks `key`, until
+    it ends. On SQLite the writers' queue already lets one write in at a time; on PostgreSQL a
+    transaction-level advisory lock on the key's hash (a rare collision only serialises two
+    unrelated writes)."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(_ADVISORY_LOCK, {"key": key})
+
+
+_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")
 
 
 class OwnWrite:
