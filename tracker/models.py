@@ -4,6 +4,7 @@ recomputed with `flask --app tracker recompute`."""
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -24,8 +25,11 @@ def new_uid() -> str:
 
 
 def name_key(name: str) -> str:
-    """The form of a name compared for uniqueness: case and surrounding space ignored."""
-    return " ".join(name.split()).casefold()
+    """The form of a name compared for uniqueness: case, runs of space and the way a letter is
+    spelled in Unicode ignored („ë” as one character or as e + combining diaeresis: NFC)."""
+    return unicodedata.normalize(
+        "NFC", unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+    )
 
 
 class Account(UserMixin, Model):

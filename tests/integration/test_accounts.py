@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import func, select
 from werkzeug.security import check_password_hash
 
 from tracker.extensions import db
@@ -67,6 +67,51 @@ def account(app: Flask) -> None:
 
 
 # --- sign up -------------------------------------------------------------------------------
+
+
+def test_an_account_name_is_stored_composed_and_signs_in_however_it_is_typed(
+    app: Flask, client: FlaskClient
+):
+    """„Zoë” typed as e + combining diaeresis (some keyboards send it so) is the same name as
+    the one-character ë: stored composed (NFC), and either spelling signs in."""
+    assert sign_up(client, "Zoe\u0308 Nowak").status_code == 302
+    with app.app_context():
+        stored = db.session.scalar(select(Account.name))
+    assert stored == "Zo\u00eb Nowak"
+    for typed in ("Zo\u00eb Nowak", "ZOE\u0308 NOWAK"):
+        other = app.test_client()
+        assert sign_in(other, typed).status_code == 302, typed
+
+
+def test_a_name_that_only_looks_like_another_account_is_refused(client: FlaskClient):
+    assert sign_up(client, "Zo\u00eb").status_code == 302
+    fresh = client.application.test_client()
+
+    response = sign_up(fresh, "Zoe\u0308")
+
+    assert response.status_code == 400
+    assert "Tej nazwy nie można użyć – wybierz inną." in text(response)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("\u200bZo\u00eb", "Znak U+200B (ZERO WIDTH SPACE) nie może być w nazwie konta."),
+        ("Zo\u00eb\u202e", "Znak U+202E (RIGHT-TO-LEFT OVERRIDE) nie może być w nazwie konta."),
+        ("Kowal\u0007", "Znak U+0007 (BELL) nie może być w nazwie konta."),
+        ("\u2063\u2063", "Znak U+2063 (INVISIBLE SEPARATOR) nie może być w nazwie konta."),
+        ("– –", "Nazwa konta musi zawierać literę, cyfrę albo emoji."),
+    ],
+)
+def test_an_account_name_with_an_invisible_or_control_character_is_refused(
+    app: Flask, client: FlaskClient, name: str, said: str
+):
+    response = sign_up(client, name)
+
+    assert response.status_code == 400
+    assert said in text(response)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Account)) == 0
 
 
 def test_sign_up_creates_the_account_and_signs_in(client: FlaskClient):

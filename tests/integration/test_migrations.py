@@ -257,3 +257,48 @@ def test_the_upgrade_to_never_reused_ids_keeps_every_seat_and_turn(app: Flask):
         db.session.commit()
         account_id = db.session.scalar(select(Account.id))
         assert game_service.create_game(account_id, "standard", ["Ala"]).id == newest + 1
+
+
+def test_the_upgrade_to_composed_names_rekeys_old_spellings_and_leaves_a_taken_key_alone(
+    app: Flask,
+):
+    """Names keyed before keys were composed (NFC): an account and a player typed with e +
+    combining diaeresis are found by either spelling after the upgrade; an account whose
+    composed key another account already holds keeps its own key (nothing merged)."""
+    cli = app.test_cli_runner()
+    down = cli.invoke(args=["db", "downgrade", "3f7b9d1e5a2c"])
+    assert down.exit_code == 0, down.output
+    decomposed = "Zoe\u0308"
+    with app.app_context():
+        conn = db.session.connection()
+        insert = text(
+            "INSERT INTO accounts (name, name_key, password_hash, created_at) "
+            "VALUES (:name, :key, '!', CURRENT_TIMESTAMP)"
+        )
+        # As the old code keyed them: casefolded, not composed.
+        conn.execute(insert, {"name": decomposed, "key": decomposed.casefold()})
+        conn.execute(insert, {"name": "Ala\u0301", "key": "ala\u0301"})
+        conn.execute(insert, {"name": "Al\u00e1", "key": "al\u00e1"})  # the composed key's owner
+        zoe = db.session.scalar(text("SELECT id FROM accounts WHERE name = :n"), {"n": decomposed})
+        conn.execute(
+            text(
+                "INSERT INTO players (account_id, name, name_key, created_at) "
+                "VALUES (:a, :name, :key, CURRENT_TIMESTAMP)"
+            ),
+            {"a": zoe, "name": "Le\u0301a", "key": "le\u0301a"},
+        )
+        db.session.commit()
+
+    up = cli.invoke(args=["db", "upgrade"])
+
+    assert up.exit_code == 0, up.output
+    with app.app_context():
+        keys = dict(db.session.execute(text("SELECT name, name_key FROM accounts")).all())
+        assert keys[decomposed] == "zo\u00eb"
+        assert keys["Ala\u0301"] == "ala\u0301"  # „Alá” was taken: left as it was
+        assert keys["Al\u00e1"] == "al\u00e1"
+        assert db.session.scalar(text("SELECT name_key FROM players")) == "l\u00e9a"
+        found = db.session.scalar(
+            select(Account.id).where(Account.name_key == name_key("ZO\u00cb"))
+        )
+        assert found == zoe

@@ -7,6 +7,7 @@ import hashlib
 import math
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,7 +22,7 @@ from ..extensions import db
 from ..i18n import _, ngettext
 from ..models import Account, AccountSession, ApiToken, LoginFailure, name_key, utcnow
 from ..store import games as store
-from . import audit
+from . import audit, names
 from .errors import InvalidInput, NotFound, Throttled
 
 NAME_MAX = 60
@@ -78,14 +79,30 @@ def clean_name(raw: str | None) -> str:
     return " ".join((raw or "").split())
 
 
-def create_account(name: str, password: str) -> Account:
-    name = clean_name(name)
+def account_name(raw: str | None) -> str:
+    """The account's name as stored: spaces collapsed, Unicode composed (NFC); InvalidInput
+    (field `name`) for an empty or too long one, or one with a character nobody can see or
+    that changes how the text around it shows (the rules of a player's name, `names`): two
+    accounts on one server must not look alike."""
+    name = unicodedata.normalize("NFC", clean_name(raw))
     if not name:
         raise InvalidInput(_("Podaj nazwę konta."), "name")
     if len(name) > NAME_MAX:
         raise InvalidInput(
             _("Nazwa konta może mieć najwyżej %(num)d znaków.", num=NAME_MAX), "name"
         )
+    refused = names.refused_character(name)
+    if refused is not None:
+        raise InvalidInput(
+            _("Znak %(char)s nie może być w nazwie konta.", char=names.char_label(refused)), "name"
+        )
+    if not names.has_visible_core(name):
+        raise InvalidInput(_("Nazwa konta musi zawierać literę, cyfrę albo emoji."), "name")
+    return name
+
+
+def create_account(name: str, password: str) -> Account:
+    name = account_name(name)
     if len(password or "") < PASSWORD_MIN:
         raise InvalidInput(password_too_short(), "password")
     key = name_key(name)

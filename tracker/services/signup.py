@@ -96,13 +96,7 @@ def sign_up(
     if mode == "closed":
         raise SignUpClosed(_("Zakładanie kont jest na tym serwerze wyłączone."))
     _count_attempt(address_key(remote_addr), now)
-    name = accounts.clean_name(name)
-    if not name:
-        raise InvalidInput(_("Podaj nazwę konta."), "name")
-    if len(name) > accounts.NAME_MAX:
-        raise InvalidInput(
-            _("Nazwa konta może mieć najwyżej %(num)d znaków.", num=accounts.NAME_MAX), "name"
-        )
+    name = accounts.account_name(name)
     if len(password or "") < accounts.PASSWORD_MIN:
         raise InvalidInput(accounts.password_too_short(), "password")
     digest = None
