@@ -181,3 +181,39 @@ def test_the_new_game_form_says_how_many_may_sit_at_the_table(
     assert words_broken_in_two(page, "h1, legend, .variant-card strong") == []
     assert no_sideways_scroll(page)
     screenshot(page, "new-game-eight-players")
+
+
+def test_names_and_field_labels_beside_buttons_and_cells_break_only_between_words(
+    page: Page, live_server: LiveServer, screenshot
+):
+    """Where a name shares its line with something else (the turn log's „Popraw”, a poker
+    hand's name beside the hand), and the field labels of Kości potrójne beside their three
+    cells on a 320 px phone: a word that fits a line is never cut to make room."""
+    account = phone.sign_up_id(page, live_server)
+    with live_server.app.app_context():
+        table = games.create_game(account, "standard", ["Maksymilianowa Grzegorzewska", "Ola"])
+        games.record_turn(account, table.id, "12345", "large_straight", 0)
+        poker = games.create_game(account, "poker", ["Dziadek", "Wnuczek"])
+        for hand in ("11111", "11112"):
+            games.record_turn(account, poker.id, hand, None, None)
+        triple = games.create_game(account, "triple", ["Mama", "Tata", "Zosia"])
+
+    page.goto(f"/gry/{table.id}/tabela")
+    assert words_broken_in_two(page, ".log-main", line=".log li") == []
+    assert no_sideways_scroll(page)
+    page.locator(".log").screenshot(path=SCREENSHOTS_DIR / "log-long-name.png")
+
+    page.goto(f"/gry/{poker.id}")
+    expect(page.locator(".poker-hand")).to_have_count(2)
+    assert (
+        words_broken_in_two(page, ".poker-hand-name, .poker-hand-label", line=".poker-hand") == []
+    )
+    assert no_sideways_scroll(page)
+    page.locator(".round-result").screenshot(path=SCREENSHOTS_DIR / "poker-round-names.png")
+
+    page.set_viewport_size({"width": 320, "height": 700})
+    page.goto(f"/gry/{triple.id}?dice=33322&seq=1")
+    expect(page.locator("[data-fields] .pgrid-label").first).to_be_visible()
+    assert words_broken_in_two(page, "[data-fields] .pgrid-label", line=".pgrid-row") == []
+    assert no_sideways_scroll(page)
+    screenshot(page, "triple-labels-320")
