@@ -78,6 +78,21 @@ def clipped_numbers(page: Page) -> list[str]:
     )
 
 
+def covered_points(page: Page) -> list[str]:
+    """The fields whose points something else covers (a badge on the button's border over the
+    digits): read at arm's length, a number must be whole."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('[data-fields] .pencil-btn')].filter(button => {
+            const points = button.querySelector('.pencil-points').getBoundingClientRect();
+            return [...button.querySelectorAll('.tag, .hint-badge')].some(badge => {
+              const b = badge.getBoundingClientRect();
+              return b.left < points.right && points.left < b.right
+                && b.top < points.bottom && points.top < b.bottom;
+            });
+          }).map(button => button.textContent.trim().replace(/\\s+/g, ' '))"""
+    )
+
+
 def reach(page: Page) -> dict:
     return page.evaluate(REACH)
 
@@ -117,6 +132,7 @@ def test_after_the_fifth_die_every_field_of_a_standard_table_is_in_view(page: Pa
     assert seen["swipe"] == 0
     assert seen["shortest"] >= 44
     assert no_sideways_scroll(page)
+    assert covered_points(page) == []
     in_view(page, "layout-standard-5-dice")
     field_button(page, "full_house").click()  # tap 6
     expect(page.get_by_text("Zapisano: Ola – Ful 25")).to_be_visible()
