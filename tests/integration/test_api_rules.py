@@ -102,6 +102,28 @@ def test_score_refuses_bad_input_with_a_message(client: FlaskClient, body: Any):
 
 
 @pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"variant": "standard", "dice": [1, 2, 3, 4]}, "bad_dice"),
+        ({"variant": "standard", "dice": 66666}, "bad_dice"),
+        ({"variant": "standard", "dice": [0, 1, 2, 3, 4]}, "bad_dice"),
+        ({"variant": "yahtzee", "dice": DICE}, "unknown_variant"),
+        ({"variant": "poker", "dice": DICE}, "no_table_in_poker"),
+        ({"variant": "standard", "dice": DICE, "sheet": {"bogus": 3}}, "bad_sheet"),
+        ({"variant": "ordered", "dice": DICE, "sheet": {"ones": 3, "threes": 9}}, "bad_sheet"),
+        ({"variant": "triple", "dice": DICE, "sheet": [{}, {}]}, "bad_sheet"),
+        ({"variant": "ordered", "dice": DICE, "options": {"bonus_threshold": 50}}, "bad_options"),
+        ({"variant": "standard", "dice": DICE, "options": [63]}, "bad_options"),
+    ],
+)
+def test_score_says_what_is_wrong_with_a_code_too(client: FlaskClient, body: Any, code: str):
+    """A client decides on the code, never on the Polish sentence (which may be reworded)."""
+    response = post_json(client, SCORE, body)
+    assert_json_error(response)
+    assert response.get_json()["code"] == code
+
+
+@pytest.mark.parametrize(
     "raw",
     [
         pytest.param('{"variant": "standard", "dice": [1,2,3,4,5]', id="malformed JSON"),

@@ -1,7 +1,11 @@
 """Every refusal reason and note the rules produce carries a stable code beside its text."""
 
+import ast
+from pathlib import Path
+
 import pytest
 
+import tracker.rules
 from tracker.rules import (
     Code,
     MoveRefused,
@@ -11,11 +15,25 @@ from tracker.rules import (
     evaluate,
     find_table_variant,
     judge_move,
+    parse_dice,
+    parse_poker_options,
     parse_sheet,
     play,
 )
 
 from .builders import filled_except, roll
+
+RULES_DIR = Path(tracker.rules.__file__).parent
+STANDARD = find_table_variant("standard")
+
+
+def STANDARD_OPTIONS(raw):  # noqa: N802 (read as a constant in the table below)
+    return STANDARD.parse_options(raw)
+
+
+def STANDARD_SHEET(raw):  # noqa: N802
+    return parse_sheet(STANDARD, raw)
+
 
 # (variant, sheet as on paper, dice, field, column, what carries the code, code)
 FIELD_CASES = [
@@ -133,6 +151,53 @@ def test_input_errors_carry_a_code(field, column, code):
         game.play_turn(roll("1-1-1-1-2"), field, column)
     assert refused.value.code is code
     assert not isinstance(refused.value, MoveRefused)
+
+
+@pytest.mark.parametrize(
+    ("parse", "raw", "code"),
+    [
+        pytest.param(parse_dice, "1234", Code.BAD_DICE, id="four dice"),
+        pytest.param(parse_dice, "12a45", Code.BAD_DICE, id="a letter"),
+        pytest.param(parse_dice, [1, 2, 3, 4, 7], Code.BAD_DICE, id="a seven"),
+        pytest.param(parse_dice, [1, 2, 3, 4, True], Code.BAD_DICE, id="a boolean"),
+        pytest.param(parse_dice, {"dice": 5}, Code.BAD_DICE, id="not a list"),
+        pytest.param(STANDARD_OPTIONS, [42], Code.BAD_OPTIONS, id="options as a list"),
+        pytest.param(STANDARD_OPTIONS, {"bonus": 42}, Code.BAD_OPTIONS, id="unknown option"),
+        pytest.param(STANDARD_OPTIONS, {"bonus_threshold": 50}, Code.BAD_OPTIONS, id="threshold"),
+        pytest.param(parse_poker_options, {"target_wins": 10}, Code.BAD_OPTIONS, id="target"),
+        pytest.param(parse_poker_options, {"rounds": 3}, Code.BAD_OPTIONS, id="poker option"),
+        pytest.param(STANDARD_SHEET, "ones", Code.BAD_SHEET, id="a sheet as text"),
+        pytest.param(STANDARD_SHEET, [{}, {}], Code.BAD_SHEET, id="two columns"),
+        pytest.param(STANDARD_SHEET, {"ones": 7}, Code.BAD_SHEET, id="points no roll writes"),
+        pytest.param(STANDARD_SHEET, {"yahtzee": 50}, Code.BAD_SHEET, id="an unknown field"),
+        pytest.param(
+            STANDARD_SHEET,
+            {"five_of_a_kind": 0, "extra_bonus": 100},
+            Code.BAD_SHEET,
+            id="a bonus without a Generał",
+        ),
+    ],
+)
+def test_malformed_input_carries_a_code(parse, raw, code):
+    """Bad dice, options or sheets: a client tells them apart by the code, not the sentence."""
+    with pytest.raises(RulesError) as refused:
+        parse(raw)
+    assert refused.value.code is code
+
+
+def test_every_error_the_rules_core_raises_is_built_with_a_code():
+    """Read the source: each RulesError (or MoveRefused) the core constructs passes a Code."""
+    missing = []
+    for path in sorted(RULES_DIR.glob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            if node.func.id not in ("RulesError", "MoveRefused"):
+                continue
+            if len(node.args) < 2 and not any(k.arg == "code" for k in node.keywords):
+                missing.append(f"{path.name}:{node.lineno}")
+    assert missing == []
 
 
 def test_game_over_has_one_code_for_both_kinds():

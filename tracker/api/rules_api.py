@@ -15,6 +15,7 @@ from typing import Any
 from tracker.advisor import Advice
 from tracker.api import api_errors, bp, read_json_object
 from tracker.rules import (
+    Code,
     Dice,
     Evaluation,
     Placement,
@@ -81,7 +82,9 @@ def poker_rank() -> JsonObject:
     body = read_json_object(RANK_KEYS)
     hands = require(body, "hands")
     if not isinstance(hands, list):
-        raise RulesError(N_("Układy (hands) podaj jako listę, np. [[2,3,4,5,6], [1,2,3,4,5]]."))
+        raise RulesError(
+            N_("Układy (hands) podaj jako listę, np. [[2,3,4,5,6], [1,2,3,4,5]]."), Code.BAD_DICE
+        )
     if not MIN_HANDS <= len(hands) <= MAX_HANDS:
         raise RulesError(
             Text(
@@ -89,7 +92,8 @@ def poker_rank() -> JsonObject:
                 least=MIN_HANDS,
                 most=MAX_HANDS,
                 count=len(hands),
-            )
+            ),
+            Code.PLAYER_COUNT,
         )
     dice = [read_dice(hand, number) for number, hand in enumerate(hands, 1)]
     ranking = rank(dice)
@@ -122,13 +126,15 @@ def read_dice(raw: object, hand: int | None = None) -> Dice:
     JSON clients must not rely on. `hand`: the number of a poker hand, named in the error."""
     try:
         if not isinstance(raw, list):
-            raise RulesError(N_("Kości podaj jako listę pięciu liczb od 1 do 6, np. [6,6,6,6,6]."))
+            raise RulesError(
+                N_("Kości podaj jako listę pięciu liczb od 1 do 6, np. [6,6,6,6,6]."), Code.BAD_DICE
+            )
         return parse_dice(raw)
     except RulesError as error:
         if hand is None:
             raise
         raise RulesError(
-            Text(N_("Układ %(number)d: %(message)s"), number=hand, message=error.text)
+            Text(N_("Układ %(number)d: %(message)s"), number=hand, message=error.text), error.code
         ) from None
 
 

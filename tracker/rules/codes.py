@@ -21,6 +21,9 @@ class Code(StrEnum):
     ROUND_RESULT_CHANGES = "round_result_changes"  # poker: a decided round would go otherwise
 
     # --- input the rules cannot accept (RulesError.code) ---
+    BAD_DICE = "bad_dice"  # not five whole numbers from 1 to 6
+    BAD_OPTIONS = "bad_options"  # options that are not an object of the variant's known options
+    BAD_SHEET = "bad_sheet"  # a sheet no game can reach, or not in the variant's shape
     UNKNOWN_VARIANT = "unknown_variant"
     NO_TABLE_IN_POKER = "no_table_in_poker"  # a table asked of the poker variant
     PLAYER_COUNT = "player_count"  # not between the variant's least and most players

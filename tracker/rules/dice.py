@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations_with_replacement
 
+from .codes import Code
 from .errors import RulesError
 from .text import N_, Text
 
@@ -42,6 +43,10 @@ FACE_GENITIVE = {
 }
 
 
+def _bad_dice(text: Text) -> RulesError:
+    return RulesError(text, Code.BAD_DICE)
+
+
 def parse_dice(raw: object) -> Dice:
     """Validate five dice given as a list (or a string of five digits) and return them as a tuple.
 
@@ -52,25 +57,25 @@ def parse_dice(raw: object) -> Dice:
         text = raw.replace(" ", "").replace(",", "").replace("-", "")
         # isascii: "²".isdigit() is true, but int("²") fails with a bare ValueError.
         if not (text.isascii() and text.isdigit()):
-            raise RulesError(Text(N_("Podaj pięć kości: cyfry od 1 do 6.")))
+            raise _bad_dice(Text(N_("Podaj pięć kości: cyfry od 1 do 6.")))
         raw = [int(ch) for ch in text]
     if not isinstance(raw, list | tuple):
-        raise RulesError(Text(N_("Kości podaj jako listę pięciu liczb od 1 do 6.")))
+        raise _bad_dice(Text(N_("Kości podaj jako listę pięciu liczb od 1 do 6.")))
     if len(raw) != DICE_COUNT:
-        raise RulesError(
+        raise _bad_dice(
             Text(N_("Potrzeba dokładnie pięciu kości, podano %(count)d."), count=len(raw))
         )
     for value in raw:
         # bool is an int in Python; a die is never true or false.
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(
+            raise _bad_dice(
                 Text(
                     N_("Kość musi być liczbą całkowitą od 1 do 6, a nie %(value)s."),
                     value=repr(value),
                 )
             )
         if not 1 <= value <= 6:
-            raise RulesError(Text(N_("Kość ma oczka od 1 do 6, a nie %(value)d."), value=value))
+            raise _bad_dice(Text(N_("Kość ma oczka od 1 do 6, a nie %(value)d."), value=value))
     return (raw[0], raw[1], raw[2], raw[3], raw[4])
 
 

@@ -143,7 +143,8 @@ def _context(variant: Variant, sheet: Sheet, dice: Dice) -> _RollContext:
                 variant=variant.id,
                 columns=variant.columns,
                 count=len(sheet),
-            )
+            ),
+            Code.BAD_SHEET,
         )
     lower = variant.table.lower_fields
     joker = is_joker(variant, sheet, dice)

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .codes import Code
 from .errors import RulesError
 from .tables import ALL_FIELD_IDS
 from .text import N_, Text
@@ -199,7 +200,8 @@ def parse_sheet(variant: Variant, raw: object) -> Sheet:
         raw = [raw]
     if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
         raise RulesError(
-            Text(N_("Tabelę (sheet) podaj jako listę kolumn: obiektów pole → punkty."))
+            Text(N_("Tabelę (sheet) podaj jako listę kolumn: obiektów pole → punkty.")),
+            Code.BAD_SHEET,
         )
     if len(raw) != variant.columns:
         raise RulesError(
@@ -210,7 +212,8 @@ def parse_sheet(variant: Variant, raw: object) -> Sheet:
                 variant=variant.id,
                 columns=variant.columns,
                 count=len(raw),
-            )
+            ),
+            Code.BAD_SHEET,
         )
     columns = tuple(_parse_column(variant, item, index) for index, item in enumerate(raw))
     _check_extra_bonuses(variant, columns)
@@ -221,7 +224,7 @@ def _in_column(variant: Variant, index: int, message: Text) -> RulesError:
     """A sheet error; with several columns, saying which ("kolumna 2: ...")."""
     if variant.columns > 1:
         message = Text(N_("kolumna %(column)d: %(message)s"), column=index + 1, message=message)
-    return RulesError(message)
+    return RulesError(message, Code.BAD_SHEET)
 
 
 def _parse_column(variant: Variant, raw: object, index: int) -> Column:

@@ -90,10 +90,10 @@ class Variant:
         if raw is None:
             return Options()
         if not isinstance(raw, Mapping):
-            raise RulesError(Text(N_('Opcje podaj jako obiekt, np. {"bonus_threshold": 42}.')))
+            raise _bad_options(Text(N_('Opcje podaj jako obiekt, np. {"bonus_threshold": 42}.')))
         unknown = sorted(set(raw) - {"bonus_threshold"})
         if unknown:
-            raise RulesError(
+            raise _bad_options(
                 Text(
                     N_("Nieznana opcja dla wariantu %(variant)s: %(options)s."),
                     variant=self.id,
@@ -107,7 +107,7 @@ class Variant:
             or not isinstance(threshold, int)
             or threshold not in (63, 42)
         ):
-            raise RulesError(Text(N_("Próg premii (bonus_threshold) może wynosić 63 albo 42.")))
+            raise _bad_options(Text(N_("Próg premii (bonus_threshold) może wynosić 63 albo 42.")))
         if threshold not in self.bonus_thresholds:
             return Options()
         return Options(bonus_threshold=threshold)
@@ -186,6 +186,10 @@ def find_table_variant(variant_id: object) -> Variant:
     return variant
 
 
+def _bad_options(text: Text) -> RulesError:
+    return RulesError(text, Code.BAD_OPTIONS)
+
+
 def _check_players(variant: AnyVariant, count: int) -> None:
     if isinstance(count, bool) or not variant.min_players <= count <= variant.max_players:
         raise RulesError(
@@ -202,13 +206,13 @@ def parse_poker_options(raw: object = None) -> PokerOptions:
     if raw is None:
         return PokerOptions()
     if not isinstance(raw, Mapping):
-        raise RulesError(Text(N_('Opcje podaj jako obiekt, np. {"target_wins": 3}.')))
+        raise _bad_options(Text(N_('Opcje podaj jako obiekt, np. {"target_wins": 3}.')))
     unknown = sorted(set(raw) - {"target_wins"})
     if unknown:
-        raise RulesError(
+        raise _bad_options(
             Text(N_("Nieznana opcja pokera: %(options)s."), options=", ".join(unknown))
         )
     target = raw.get("target_wins", DEFAULT_TARGET_WINS)
     if isinstance(target, bool) or not isinstance(target, int) or target not in TARGET_WINS_RANGE:
-        raise RulesError(Text(N_("Liczba wygranych rund (target_wins) musi być od 1 do 9.")))
+        raise _bad_options(Text(N_("Liczba wygranych rund (target_wins) musi być od 1 do 9.")))
     return PokerOptions(target_wins=target)
