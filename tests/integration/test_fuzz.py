@@ -583,15 +583,22 @@ def fuzz_route(site: Site, rule: Rule, method: str, signed_in: bool, examples: i
     check()
 
 
-def test_no_endpoint_answers_500(site: Site):
-    """Every route of the URL map, every method, signed in (bearer token for the API) and not."""
+# The routes are fuzzed in shards, so that pytest-xdist's workers share them: one test of the
+# whole map took 48 s on SQLite, the longest test of the suite and the last to end.
+SHARDS = 4
+
+
+@pytest.mark.parametrize("shard", range(SHARDS), ids=lambda n: f"routes {n + 1} of {SHARDS}")
+def test_no_endpoint_answers_500(site: Site, shard: int):
+    """Every route of the URL map, every method, signed in (bearer token for the API) and not:
+    every `SHARDS`-th of them, from the `shard`-th on."""
     fuzzed = routes(site.app)
     assert len(fuzzed) > 30  # the whole map, not a part of it
     failures = []
     share = POSTGRESQL_SHARE if backend_of(site.app) == POSTGRESQL else 1
     for signed_in_label, examples in EXAMPLES.items():
         examples = max(1, examples // share)
-        for rule, method in fuzzed:
+        for rule, method in fuzzed[shard::SHARDS]:
             try:
                 fuzz_route(site, rule, method, signed_in_label == "signed in", examples)
             except Exception as exc:  # noqa: BLE001 - collected, reported together below
