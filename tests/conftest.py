@@ -62,7 +62,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(postgres.SKIPPED_LINE, yellow=True)
 
 
-# With pytest-xdist (`-n 2 --dist loadgroup`, the README's test command) the tests that use the
+# With pytest-xdist (`-n 3 --dist loadgroup`, the README's test command) the tests that use the
 # real server run in two groups, each in one worker, one test after another as without xdist:
 # the browser tests (their `serve` and Chromium) and the end-to-end tests (theirs, on SQLite and
 # on PostgreSQL). Each worker starts its own servers; the unit and integration tests fill in.
