@@ -17,7 +17,6 @@ from hypothesis import settings
 TESTS_DIR = Path(__file__).resolve().parent
 BROWSER_TESTS_DIR = TESTS_DIR / "browser"
 E2E_TESTS_DIR = TESTS_DIR / "e2e"
-INTEGRATION_TESTS_DIR = TESTS_DIR / "integration"
 # An end-to-end test that asks for one of these drives a browser: it is marked `browser` too.
 BROWSER_FIXTURES = frozenset({"page", "context", "browser", "new_context"})
 
@@ -68,9 +67,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 # the browser tests (their `serve` and Chromium) and the end-to-end tests (theirs, on SQLite and
 # on PostgreSQL). Each worker starts its own servers; the unit and integration tests fill in.
 # (The browser tests split in two groups ran slower: two Chromiums at once on two cores.)
-# An integration module runs whole in one worker, once per back end: its module-scoped apps and
-# families (tests/history_builders.py) are built once, not again in the other worker. (Three
-# workers, each building them, cost 3 more minutes of CPU than two and finished later.)
+# (Measured on 2 Dec 2026, each a fresh clone's .ci/run: three workers took 694 s against
+# 598–609 s for two; each integration module whole in one worker, 693 s: the groups, handed out
+# whole, left one worker idle at the end.)
 BROWSER_GROUP = pytest.mark.xdist_group("live-browser")
 E2E_GROUP = pytest.mark.xdist_group("live-e2e")
 
@@ -78,11 +77,7 @@ E2E_GROUP = pytest.mark.xdist_group("live-e2e")
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Marks by folder, as each test is collected: before any plugin's
     `pytest_collection_modifyitems` (xdist's loadgroup reads the groups there)."""
-    if item.path.is_relative_to(INTEGRATION_TESTS_DIR):
-        callspec = getattr(item, "callspec", None)
-        backend = callspec.params.get("backend", "") if callspec is not None else ""
-        item.add_marker(pytest.mark.xdist_group(f"{item.path.stem}-{backend}".rstrip("-")))
-    elif item.path.is_relative_to(BROWSER_TESTS_DIR):
+    if item.path.is_relative_to(BROWSER_TESTS_DIR):
         item.add_marker(pytest.mark.browser)
         item.add_marker(BROWSER_GROUP)
     elif item.path.is_relative_to(E2E_TESTS_DIR):

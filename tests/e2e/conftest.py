@@ -24,6 +24,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     to the database, the browserless tests beside it do on both, and a browser on a slow CI
     machine costs it twice the time."""
     backends = postgres.databases()
+    if metafunc.definition.get_closest_marker("one_backend") is not None:
+        return  # its subject is not the database (it says why)
     with_phones = BROWSER_FIXTURES & set(metafunc.fixturenames)
     if "live_backend" in metafunc.fixturenames and len(backends) > 1 and not with_phones:
         metafunc.parametrize("live_backend", backends, indirect=True, scope="session")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "one_backend(reason): nothing database-specific; not repeated on PostgreSQL"
+    )

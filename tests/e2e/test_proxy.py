@@ -382,6 +382,7 @@ def test_sign_in_throttling_counts_each_forwarded_address_apart(proxy: str):
 # --- with no proxy configured ----------------------------------------------------------------
 
 
+@pytest.mark.one_backend("forwarding headers and the URLs built from them touch no database")
 def test_without_proxy_hops_forged_forwarding_headers_are_ignored(live_server: LiveServer):
     """The shared server has no KOSCI_PROXY_HOPS: X-Forwarded-For, -Proto and -Host sent by a
     client are not believed, neither for sign-in throttling nor for the URLs it builds."""
