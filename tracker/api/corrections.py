@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from ..i18n import _
 from ..services import InvalidInput, corrections, games
-from ..services.games import MAX_TURNS_PER_GAME
 from . import JsonObject, api_errors, bp, read_json_object
 from .auth import current_account, token_required
-from .games import GAME, game_json
+from .games import GAME, expected_seq, expected_version, game_json
 
 BODY = frozenset({"dice", "field", "column", "expected_seq", "expected_version"})
 
@@ -42,42 +41,9 @@ def correct_turn(game_id: int, seq: int) -> JsonObject:
             dice,
             body.get("field"),
             body.get("column"),
-            expected_seq=_expected_seq(body.get("expected_seq")),
-            expected_version=_expected_version(body.get("expected_version")),
+            expected_seq=expected_seq(body.get("expected_seq")),
+            expected_version=expected_version(body.get("expected_version")),
         )
     except corrections.NothingToCorrect:
         return game_json(games.load(account_id, game_id))
     return game_json(corrected.view)
-
-
-def _expected_seq(value: object) -> int | None:
-    """`expected_seq`: the game's `next_seq` as the client saw it; another number is a 409."""
-    if value is None:
-        return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or not 1 <= value <= MAX_TURNS_PER_GAME + 1
-    ):
-        raise InvalidInput(
-            _(
-                "Pole expected_seq musi być liczbą od 1 do %(most)d: next_seq gry, na której "
-                "opiera się żądanie.",
-                most=MAX_TURNS_PER_GAME + 1,
-            )
-        )
-    return value
-
-
-def _expected_version(value: object) -> int | None:
-    """`expected_version`: the game's `version` as the client saw it; another number is a 409."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**62:
-        raise InvalidInput(
-            _(
-                "Pole expected_version musi być liczbą całkowitą od 0: version gry, na której "
-                "opiera się żądanie."
-            )
-        )
-    return value

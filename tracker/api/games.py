@@ -218,7 +218,7 @@ def record_turn(game_id: int) -> tuple[JsonObject, int] | Response:
         body.get("field"),
         body.get("column"),
         player=player,
-        expected_seq=_expected_seq(body.get("expected_seq")),
+        expected_seq=expected_seq(body.get("expected_seq")),
     )
     if prefers_minimal():
         return changes_response(view)
@@ -240,7 +240,7 @@ def changes_response(view: games.GameView) -> Response:
 @api_errors
 def undo_turn(game_id: int) -> JsonObject:
     raw = request.args.get("expected_seq")
-    expected = None if raw is None else _expected_seq(int(raw) if _is_small_number(raw) else raw)
+    expected = None if raw is None else expected_seq(int(raw) if _is_small_number(raw) else raw)
     return game_json(games.undo_last_turn(current_account().id, game_id, expected_seq=expected))
 
 
@@ -249,7 +249,7 @@ def _is_small_number(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 9
 
 
-def _expected_seq(value: object) -> int | None:
+def expected_seq(value: object) -> int | None:
     """`expected_seq`: the seq the client expects the next turn to get (the game's `next_seq`).
     A retried request then finds it taken and answers 409 instead of writing twice."""
     if value is None:
@@ -264,6 +264,20 @@ def _expected_seq(value: object) -> int | None:
                 "Pole expected_seq musi być liczbą od 1 do %(most)d: next_seq gry, na której "
                 "opiera się żądanie.",
                 most=games.MAX_TURNS_PER_GAME + 1,
+            )
+        )
+    return value
+
+
+def expected_version(value: object) -> int | None:
+    """`expected_version`: the game's `version` as the client saw it; another number is a 409."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**62:
+        raise InvalidInput(
+            _(
+                "Pole expected_version musi być liczbą całkowitą od 0: version gry, na której "
+                "opiera się żądanie."
             )
         )
     return value
