@@ -255,6 +255,21 @@ def test_repeated_failed_sign_ins_are_slowed_down(app: Flask, client: FlaskClien
     assert sign_in(client).status_code == 302
 
 
+def test_a_right_password_before_a_sensitive_step_does_not_forget_the_wrong_ones(
+    app: Flask, account: None
+):
+    """Re-authentication (a new token, a password change): the right password counts as no
+    failure, but the wrong guesses made before it still do, as they did."""
+    with app.app_context():
+        kowalscy = db.session.scalar(select(Account).where(Account.name == "Kowalscy"))
+        assert kowalscy is not None
+        for _ in range(2):
+            with pytest.raises(InvalidInput):
+                accounts.confirm_password(kowalscy, "zgadywane", "127.0.0.1")
+        accounts.confirm_password(kowalscy, PASSWORD, "127.0.0.1")
+        assert db.session.scalar(select(func.count()).select_from(LoginFailure)) == 2
+
+
 def test_each_failure_beyond_the_free_ones_doubles_the_wait(app: Flask, account: None):
     def attempt(password: str, after: float) -> Account:
         return accounts.authenticate(

@@ -165,22 +165,26 @@ def _forget_failures(key: str, addr: str) -> None:
 
 def _reserve_attempt(
     key: str, addr: str, now: datetime, throttled: Callable[[int], Throttled]
-) -> None:
+) -> int:
     """Decide whether name `key` may be tried from `addr` now, and count the attempt as a
     failure before its password is checked, in one write under a lock on the address: of
     guesses sent at once, each sees the ones before it, so no more are checked than one after
     another would be (the slow password check runs after the write, outside any lock). The
     caller deletes the failure when the password is right; raises `throttled(wait)` while
-    guessing is being slowed down (nothing is then counted)."""
+    guessing is being slowed down (nothing is then counted). The failure's id."""
     with store.writing():
         # Both counts, per name and per address, are of the address's attempts.
         store.lock_key(f"sign-in {addr}")
         wait = _throttle_wait(key, addr, now)
         if wait:
             raise throttled(wait)
-        db.session.add(LoginFailure(name_key=key, remote_addr=addr, at=now))
+        failure = LoginFailure(name_key=key, remote_addr=addr, at=now)
+        db.session.add(failure)
         db.session.execute(delete(LoginFailure).where(LoginFailure.at < now - WINDOW))
+        db.session.flush()
+        failure_id = failure.id
         db.session.commit()
+    return failure_id
 
 
 def confirm_password(account: Account, password: str, remote_addr: str) -> None:
@@ -189,7 +193,7 @@ def confirm_password(account: Account, password: str, remote_addr: str) -> None:
     towards the same slowing-down as failed sign-ins: a borrowed phone cannot try many."""
     now = utcnow()
     addr = (remote_addr or "?")[:64]
-    _reserve_attempt(
+    attempt = _reserve_attempt(
         account.name_key,
         addr,
         now,
@@ -200,7 +204,10 @@ def confirm_password(account: Account, password: str, remote_addr: str) -> None:
     )
     if not check_password_hash(account.password_hash, password or ""):
         raise InvalidInput(_("Nieprawidłowe hasło."), "current_password")
-    _forget_failures(account.name_key, addr)
+    # Right: only this attempt is not a failure. The wrong guesses before it still count (a
+    # signed-in phone knowing its own password does not lift a slowing-down of sign-ins).
+    db.session.execute(delete(LoginFailure).where(LoginFailure.id == attempt))
+    db.session.commit()
 
 
 def change_password(account: Account, current: str, new: str, remote_addr: str) -> None:
