@@ -5,7 +5,7 @@ lost connection loses nothing and a retried write is written once."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -202,20 +202,30 @@ def test_dice_typed_before_a_look_at_the_full_sheet_come_back_with_their_fields(
     expect(a.get_by_text("Zapisano: Ala – Trzy jednakowe 23", exact=True)).to_be_visible()
 
 
+def on_the_first(
+    page: Page, url: str | re.Pattern[str], first: Callable[[Route], None]
+) -> list[str]:
+    """`first(route)` answers the page's first request for `url`; the rest go through. The
+    URLs it answered (one at most)."""
+    answered: list[str] = []
+
+    def handle(route: Route) -> None:
+        if answered:
+            route.continue_()
+            return
+        answered.append(route.request.url)
+        first(route)
+
+    page.route(url, handle)
+    return answered
+
+
 def drop_the_first_fetch_of(page: Page, path: str) -> list[str]:
     """The page's first request for exactly `path` fails as a dropped connection makes it fail;
     the rest go through. The URLs dropped (one at most)."""
-    dropped: list[str] = []
-
-    def drop(route: Route) -> None:
-        if dropped:
-            route.continue_()
-            return
-        dropped.append(route.request.url)
-        route.abort("connectionreset")
-
-    page.route(re.compile(re.escape(path) + "$"), drop)
-    return dropped
+    return on_the_first(
+        page, re.compile(re.escape(path) + "$"), lambda route: route.abort("connectionreset")
+    )
 
 
 def test_a_screen_that_loses_the_connection_as_it_catches_up_catches_up_later(phones: Any):
@@ -316,17 +326,12 @@ def test_a_lost_answer_sent_again_is_written_once(phones: Any, live_server):
     (a,), path = table_of(phones, 1, ["Ala", "Ola"])
     game_id = int(path.rsplit("/", 1)[1])
     tap_dice(a, "55531")
-    lost = {"done": False}
 
-    def lose_the_first_answer(route: Any) -> None:
-        if lost["done"]:
-            route.continue_()
-            return
-        lost["done"] = True
+    def lose_the_answer(route: Route) -> None:
         route.fetch()  # reaches the server, which writes the turn...
         route.abort("connectionreset")  # ...and the phone never hears of it
 
-    a.route("**/ruch", lose_the_first_answer)
+    on_the_first(a, "**/ruch", lose_the_answer)
     field_button(a, "fives").click()
     a.locator(".net-banner").get_by_role("button", name="Ponów").click()
 
@@ -341,19 +346,14 @@ def test_an_answer_that_cannot_be_read_offers_a_retry(phones: Any, live_server):
     (a,), path = table_of(phones, 1, ["Ala", "Ola"])
     game_id = int(path.rsplit("/", 1)[1])
     tap_dice(a, "55531")
-    mangled = {"done": False}
 
-    def mangle_the_first_answer(route: Any) -> None:
-        if mangled["done"]:
-            route.continue_()
-            return
-        mangled["done"] = True
+    def mangle_the_answer(route: Route) -> None:
         written = route.fetch()  # the server writes the turn...
         assert written.status == 201
         # ...and its answer arrives cut off
         route.fulfill(status=201, headers={"Content-Type": "application/json"}, body='{"url": "/gr')
 
-    a.route("**/ruch", mangle_the_first_answer)
+    on_the_first(a, "**/ruch", mangle_the_answer)
     field_button(a, "fives").click()
     banner = a.locator(".net-banner")
     expect(banner).to_contain_text("Brak połączenia z serwerem – spróbuj ponownie")
