@@ -133,12 +133,20 @@ def play_turn(page: Page, game: TableGame, names: list[str], dice: str, field: s
     expect(page.locator(".turn-name")).to_have_text(names[seat])
     tap_dice(page, dice)
     field_button(page, field, column).click()
+    expect(page.get_by_text(written(game, names, dice, field, column), exact=True)).to_be_visible()
+
+
+def written(game: TableGame, names: list[str], dice: str, field: str, column: int = 0) -> str:
+    """Play the turn on `game` (the rules' own model of the game on screen) and return the
+    „Zapisano: …” the screen shows for it."""
+    seat = game.current_seat
+    assert seat is not None
     placement = game.play(parse_dice(dice), field, column)
-    written = f"Zapisano: {names[seat]} – {cell_name(game.variant, field, column)} "
-    written += str(placement.points)
+    text = f"Zapisano: {names[seat]} – {cell_name(game.variant, field, column)} "
+    text += str(placement.points)
     if placement.extra_bonus:
-        written += f" (+{placement.extra_bonus})"
-    expect(page.get_by_text(written, exact=True)).to_be_visible()
+        text += f" (+{placement.extra_bonus})"
+    return text
 
 
 def sign_in(page: Page, account: str) -> None:

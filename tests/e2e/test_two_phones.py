@@ -1,6 +1,6 @@
 """A table game finished by two phones signed in to the same account, turn about, each page
 load answered by whichever worker of `flask serve` takes it. The first rounds go in through the
-server's services (a whole game tapped on one phone is tests/browser/test_game_play.py); the
+server's services (a whole game tapped on phones is tests/browser/test_live_table.py's); the
 phones write the last rounds, the end screen and the log."""
 
 from __future__ import annotations
