@@ -174,3 +174,17 @@ def test_without_javascript_both_tabs_are_plain_get_forms(
     expect(page.locator("[data-explanation]")).to_contain_text("5-5-3-3-1 wygrywa z 5-5-2-2-6")
     fits_the_phone(page)
     context.close()
+
+
+def test_a_button_left_under_the_finger_does_not_stay_lit_on_a_phone(page: Page):
+    """A phone has no hover: after a tap, the browser keeps `:hover` on whatever is under the
+    finger, and a screen that changes under it (another phone's turn arriving) lit a button
+    nobody touched. Hover colours are for a mouse only (`@media (hover: hover)`)."""
+    assert page.evaluate("matchMedia('(hover: none)').matches")
+    page.goto("/sedzia/poker")
+    for name in ("Kto wygrywa?", "Dodaj gracza"):
+        button = page.get_by_role("button", name=name)
+        before = button.evaluate("b => getComputedStyle(b).backgroundColor")
+        button.hover()
+        after = button.evaluate("b => getComputedStyle(b).backgroundColor")
+        assert after == before, name
