@@ -472,3 +472,34 @@ def test_another_accounts_token_cannot_be_revoked(app: Flask, client: FlaskClien
     assert "ich skrypt" not in text(client.get(ACCOUNT))
     response = client.get("/api/v1/games", headers={"Authorization": f"Bearer {plain}"})
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ß" * 60,  # 60 characters, compared as "ss" * 60: 120
+        "ŉ" * 31,  # each compared as two: "ʼn"
+    ],
+)
+def test_a_name_whose_compared_form_is_longer_than_the_column_is_refused_in_polish(
+    client: FlaskClient, app: Flask, name: str
+):
+    """Names are compared by a key (casefolded: „ß” is „ss”), which can grow past the 60
+    characters the database keeps: on PostgreSQL that was a 500 at sign-up."""
+    response = sign_up(client, name=name)
+    assert response.status_code == 400
+    assert "Nazwa konta jest za długa" in text(response)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Account)) == 0
+
+
+def test_a_sign_in_with_a_name_whose_compared_form_is_long_is_an_ordinary_failure(
+    client: FlaskClient,
+):
+    """The failed attempt is counted under the name's key, which can be longer than the
+    name (and than the column): on PostgreSQL that was a 500 at sign-in."""
+    sign_up(client)
+    client.post("/wyloguj", data={"csrf_token": csrf_token(client, "/konto")})
+    response = sign_in(client, name="ß" * 60)
+    assert response.status_code == 400
+    assert "Nieprawidłowa nazwa konta lub hasło." in text(response)

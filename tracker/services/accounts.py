@@ -98,6 +98,9 @@ def account_name(raw: str | None) -> str:
         )
     if not names.has_visible_core(name):
         raise InvalidInput(_("Nazwa konta musi zawierać literę, cyfrę albo emoji."), "name")
+    if len(name_key(name)) > NAME_MAX:
+        # Compared casefolded, some letters count twice („ß” is „ss”): the key must fit too.
+        raise InvalidInput(_("Nazwa konta jest za długa: skróć ją."), "name")
     return name
 
 
@@ -131,7 +134,9 @@ def authenticate(
     key = name_key(clean_name(name))
     addr = (remote_addr or "?")[:64]
     _reserve_attempt(
-        key,
+        # As the column keeps it: a longer key („ß” compares as „ss”) names no account, and
+        # guessing it is slowed down all the same.
+        key[:NAME_MAX],
         addr,
         now,
         lambda wait: Throttled(
