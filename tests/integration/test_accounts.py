@@ -503,3 +503,25 @@ def test_a_sign_in_with_a_name_whose_compared_form_is_long_is_an_ordinary_failur
     response = sign_in(client, name="ß" * 60)
     assert response.status_code == 400
     assert "Nieprawidłowa nazwa konta lub hasło." in text(response)
+
+
+def test_a_nul_in_a_sign_in_name_is_an_ordinary_failure(client: FlaskClient, app: Flask):
+    """PostgreSQL keeps no NUL in text: a name with one (from a script, never a keyboard)
+    was a 500 at sign-in there. It names no account; the attempt still counts."""
+    with app.app_context():
+        accounts.create_account("Kowalscy", PASSWORD)
+    response = sign_in(client, name="Kowal\x00scy")
+    assert response.status_code == 400
+    assert "Nieprawidłowa nazwa konta lub hasło." in text(response)
+    assert not signed_in(client)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(LoginFailure)) == 1
+
+
+def test_a_token_name_with_a_control_character_is_refused_in_polish(client: FlaskClient):
+    """A token's name follows an account's: no invisible or control character (a NUL was a
+    500 on PostgreSQL, which keeps none in text)."""
+    assert sign_up(client).status_code == 302
+    response = submit(client, ACCOUNT, name="Skrypt\x00", current_password=PASSWORD)
+    assert response.status_code == 400
+    assert "nie może być w nazwie tokenu" in text(response)

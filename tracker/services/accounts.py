@@ -133,10 +133,12 @@ def authenticate(
     now = now or utcnow()
     key = name_key(clean_name(name))
     addr = (remote_addr or "?")[:64]
+    # A NUL names no account (PostgreSQL keeps none in text, and names refuse it).
+    nameable = "\x00" not in key
     _reserve_attempt(
-        # As the column keeps it: a longer key („ß” compares as „ss”) names no account, and
-        # guessing it is slowed down all the same.
-        key[:NAME_MAX],
+        # As the column keeps it: a longer key („ß” compares as „ss”) names no account either,
+        # and guessing it is slowed down all the same.
+        key.replace("\x00", "")[:NAME_MAX],
         addr,
         now,
         lambda wait: Throttled(
@@ -144,7 +146,9 @@ def authenticate(
             "password",
         ),
     )
-    account = db.session.scalar(select(Account).where(Account.name_key == key))
+    account = (
+        db.session.scalar(select(Account).where(Account.name_key == key)) if nameable else None
+    )
     stored = account.password_hash if account else _dummy_hash(_hash_method())
     if not check_password_hash(stored, password or "") or account is None:
         # The name tried, never the password; the account's id when the name is one.
@@ -393,6 +397,12 @@ def create_token(account_id: int, name: str) -> tuple[ApiToken, str]:
     if len(name) > NAME_MAX:
         raise InvalidInput(
             _("Nazwa tokenu może mieć najwyżej %(num)d znaków.", num=NAME_MAX), "name"
+        )
+    refused = names.refused_character(name)
+    if refused is not None:
+        raise InvalidInput(
+            _("Znak %(char)s nie może być w nazwie tokenu.", char=names.char_label(refused)),
+            "name",
         )
     plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(account_id=account_id, name=name, token_hash=_digest(plain), prefix=plain[:12])

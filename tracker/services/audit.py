@@ -48,7 +48,8 @@ def record(
         event=event,
         account_id=account_id,
         remote_addr=addr[:ADDRESS_MAX],
-        detail=" ".join(detail.split())[:DETAIL_MAX],
+        # No NUL: PostgreSQL keeps none in text (a name tried at sign-in may hold one).
+        detail=" ".join(detail.replace("\x00", " ").split())[:DETAIL_MAX],
     )
     db.session.add(entry)
     if commit:
