@@ -99,6 +99,9 @@ def audit_both(page: Page, what: str) -> None:
     """Audit the page as it is now in the phone's light and then its dark scheme (the theme
     "Auto" follows it), checking first that each palette is really drawn; back to light after.
     One page in both schemes costs half the navigation of a test per scheme."""
+    # The stylesheet applied: a page whose link is visible may still be loading it (seen on a
+    # busy CI run, right after signing in: the body had no background yet).
+    page.wait_for_load_state("load")
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
         drawn_in(page, scheme)
