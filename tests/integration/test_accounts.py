@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from werkzeug.security import check_password_hash
 
 from tracker.extensions import db
-from tracker.models import Account, ApiToken, LoginFailure
+from tracker.models import Account, ApiToken, LoginFailure, name_key
 from tracker.services import InvalidInput, Throttled, accounts
 
 SIGN_UP = "/rejestracja"
@@ -525,3 +525,24 @@ def test_a_token_name_with_a_control_character_is_refused_in_polish(client: Flas
     response = submit(client, ACCOUNT, name="Skrypt\x00", current_password=PASSWORD)
     assert response.status_code == 400
     assert "nie może być w nazwie tokenu" in text(response)
+
+
+@pytest.mark.sqlite_only("only SQLite could store a key longer than its column")
+def test_an_old_account_whose_key_outgrew_the_column_signs_in_and_leaves_no_failure(
+    client: FlaskClient, app: Flask
+):
+    """An account made before names' keys were checked („ß” × 40 has the key „ss” × 40) still
+    signs in, and its right password is not left counted as a failed guess."""
+    with app.app_context():
+        name = "ß" * 40
+        db.session.add(
+            Account(
+                name=name, name_key=name_key(name), password_hash=accounts.hash_password(PASSWORD)
+            )
+        )
+        db.session.commit()
+    response = sign_in(client, name=name)
+    assert response.status_code == 302
+    assert signed_in(client)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(LoginFailure)) == 0

@@ -133,12 +133,11 @@ def authenticate(
     now = now or utcnow()
     key = name_key(clean_name(name))
     addr = (remote_addr or "?")[:64]
-    # A NUL names no account (PostgreSQL keeps none in text, and names refuse it).
-    nameable = "\x00" not in key
+    # The attempt is counted (and forgotten) under the key as its column can keep it: no NUL
+    # (PostgreSQL keeps none in text), at most NAME_MAX characters („ß” compares as „ss”).
+    counted = key.replace("\x00", "")[:NAME_MAX]
     _reserve_attempt(
-        # As the column keeps it: a longer key („ß” compares as „ss”) names no account either,
-        # and guessing it is slowed down all the same.
-        key.replace("\x00", "")[:NAME_MAX],
+        counted,
         addr,
         now,
         lambda wait: Throttled(
@@ -146,8 +145,11 @@ def authenticate(
             "password",
         ),
     )
+    # A NUL names no account: names refuse it, and PostgreSQL could not even compare it.
     account = (
-        db.session.scalar(select(Account).where(Account.name_key == key)) if nameable else None
+        db.session.scalar(select(Account).where(Account.name_key == key))
+        if "\x00" not in key
+        else None
     )
     stored = account.password_hash if account else _dummy_hash(_hash_method())
     if not check_password_hash(stored, password or "") or account is None:
@@ -159,7 +161,7 @@ def authenticate(
         )
         db.session.commit()
         raise InvalidInput(_("Nieprawidłowa nazwa konta lub hasło."), "password")
-    _forget_failures(key, addr)
+    _forget_failures(counted, addr)
     return account
 
 
