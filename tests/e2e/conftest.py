@@ -29,9 +29,3 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     with_phones = BROWSER_FIXTURES & set(metafunc.fixturenames)
     if "live_backend" in metafunc.fixturenames and len(backends) > 1 and not with_phones:
         metafunc.parametrize("live_backend", backends, indirect=True, scope="session")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "one_backend(reason): nothing database-specific; not repeated on PostgreSQL"
-    )

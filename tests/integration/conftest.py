@@ -30,15 +30,6 @@ from tracker.store import cache
 from .apps import make_app, release_app
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "sqlite_only(reason): the test is about SQLite; skipped on PostgreSQL"
-    )
-    config.addinivalue_line(
-        "markers", "one_backend(reason): nothing database-specific; not repeated on PostgreSQL"
-    )
-
-
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """With PostgreSQL configured, each test with an app runs on both back ends; grouped per
     module, so a module's shared app is built once per back end."""
