@@ -356,8 +356,8 @@ def test_the_sign_up_limit_lasts_an_hour(app: Flask):
         ("", "?"),
     ],
 )
-def test_sign_ups_are_counted_per_ipv4_address_or_ipv6_64(addr: str, key: str):
-    assert signup.address_key(addr) == key
+def test_addresses_are_counted_per_ipv4_address_or_ipv6_64(addr: str, key: str):
+    assert accounts.address_key(addr) == key
 
 
 # --- sign-in: per (name, address), and per address ---------------------------------------------
@@ -387,6 +387,21 @@ def test_one_address_guessing_at_many_names_is_slowed_down(app: Flask):
     assert guesser.sign_in("Kowalscy").status_code == 429
     assert guesser.sign_in("Rodzina 99", "zgadywane").status_code == 429
     assert Browser(app, "10.0.0.2").sign_in("Kowalscy").status_code == 302
+
+
+def test_guesses_from_one_ipv6_64_count_as_one_address(app: Flask):
+    """A home or a phone on IPv6 may use any address of its /64: a new address for each
+    guess still counts against that /64, and a neighbouring /64 is another address."""
+    new_account(app)
+    answers = [
+        Browser(app, f"2001:db8:aa:bb::{number:x}").sign_in("Kowalscy", "zgadywane").status_code
+        for number in range(1, accounts.FREE_FAILURES + 3)
+    ]
+
+    assert answers[: accounts.FREE_FAILURES] == [400] * accounts.FREE_FAILURES
+    assert set(answers[accounts.FREE_FAILURES :]) == {429}
+    assert Browser(app, "2001:db8:aa:bb:1:2:3:4").sign_in("Kowalscy").status_code == 429
+    assert Browser(app, "2001:db8:aa:bc::1").sign_in("Kowalscy").status_code == 302
 
 
 def test_a_successful_sign_in_forgets_only_its_own_addresss_failures(app: Flask):

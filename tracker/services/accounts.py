@@ -4,6 +4,7 @@ signing out really ends, password changes and resets, and API tokens."""
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import secrets
 import time
@@ -125,6 +126,22 @@ def has_accounts() -> bool:
     return db.session.scalar(select(Account.id).limit(1)) is not None
 
 
+def address_key(remote_addr: str | None) -> str:
+    """The address that sign-ins, password checks and sign-ups are counted by: an IPv4 address,
+    or an IPv6 /64, which is what one home or one phone gets. It can pick any address in it, so
+    counting single IPv6 addresses would let a guesser change address on every guess."""
+    raw = (remote_addr or "").strip()
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError:
+        return raw[:64] or "?"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(address) >> 64 << 64, 64)))
+    return str(address)
+
+
 def authenticate(
     name: str, password: str, remote_addr: str, now: datetime | None = None
 ) -> Account:
@@ -132,7 +149,7 @@ def authenticate(
     being slowed down (the password is then not even checked)."""
     now = now or utcnow()
     key = name_key(clean_name(name))
-    addr = (remote_addr or "?")[:64]
+    addr = address_key(remote_addr)
     # The attempt is counted (and forgotten) under the key as its column can keep it: no NUL
     # (PostgreSQL keeps none in text), at most NAME_MAX characters („ß” compares as „ss”).
     counted = key.replace("\x00", "")[:NAME_MAX]
@@ -203,7 +220,7 @@ def confirm_password(account: Account, password: str, remote_addr: str) -> None:
     password change): InvalidInput when `password` is not its password. Wrong guesses count
     towards the same slowing-down as failed sign-ins: a borrowed phone cannot try many."""
     now = utcnow()
-    addr = (remote_addr or "?")[:64]
+    addr = address_key(remote_addr)
     attempt = _reserve_attempt(
         account.name_key,
         addr,

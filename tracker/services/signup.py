@@ -10,7 +10,6 @@ whatever makes a name unusable, and with invites the code is checked before the 
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import math
 import secrets
 from collections.abc import MutableMapping
@@ -95,7 +94,7 @@ def sign_up(
     mode = policy()
     if mode == "closed":
         raise SignUpClosed(_("Zakładanie kont jest na tym serwerze wyłączone."))
-    _count_attempt(address_key(remote_addr), now)
+    _count_attempt(accounts.address_key(remote_addr), now)
     name = accounts.account_name(name)
     if len(password or "") < accounts.PASSWORD_MIN:
         raise InvalidInput(accounts.password_too_short(), "password")
@@ -146,21 +145,6 @@ def sign_up(
         db.session.rollback()
         raise
     return account
-
-
-def address_key(remote_addr: str | None) -> str:
-    """The address sign-ups are counted by: an IPv4 address, or an IPv6 /64 (what one home or
-    one phone gets; it can pick any address in it)."""
-    raw = (remote_addr or "").strip()
-    try:
-        address = ipaddress.ip_address(raw)
-    except ValueError:
-        return raw[:64] or "?"
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((int(address) >> 64 << 64, 64)))
-    return str(address)
 
 
 def _count_attempt(addr: str, now: datetime) -> None:
