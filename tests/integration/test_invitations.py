@@ -21,7 +21,7 @@ from tracker.extensions import db
 from tracker.models import Account, ApiToken, AuditEvent, Game, GameInvitation, Player, Turn
 from tracker.services import accounts, games, invitations
 
-from .test_accounts import sign_up
+from .test_accounts import sign_in, sign_up
 
 API = "/api/v1/games"
 GONE_TEXT = "Zaproszenie wygasło albo zostało cofnięte"
@@ -844,3 +844,43 @@ def test_the_live_count_per_game_is_capped(family: Family, monkeypatch: pytest.M
         db.session.execute(update(GameInvitation).values(revoked_at=datetime(2026, 1, 1)))
         db.session.commit()
     family.invite()  # revoked ones do not count
+
+
+@pytest.mark.parametrize("way_out", ["/wyloguj", "/wyloguj-wszedzie"])
+def test_signing_out_leaves_no_invitation_link_in_the_browsers_cookie(family: Family, way_out: str):
+    """The panel keeps the link it made in the session cookie, which is signed but readable:
+    on a shared tablet the next person must not find a live link to the family's game in it,
+    whether the family signed out here or everywhere."""
+    game = f"/gry/{family.game_id}"
+    csrf = csrf_of(family.browser, f"{game}/telefony")
+    family.browser.post(f"{game}/telefony", data={"csrf_token": csrf, "mode": "play"})
+    with family.browser.session_transaction() as kept:
+        assert kept["invitation_shown"]["game"] == family.game_id
+
+    signed_out = family.browser.post(way_out, data={"csrf_token": csrf_of(family.browser, game)})
+
+    assert signed_out.status_code == 302
+    with family.browser.session_transaction() as kept:
+        assert "invitation_shown" not in kept
+        assert "_user_id" not in kept
+    # Signing in again starts the panel afresh: no link until one is made.
+    assert sign_in(family.browser).status_code == 302
+    assert JOIN_URL.search(text(family.browser.get(f"{game}/telefony"))) is None
+
+
+def test_signing_in_drops_what_another_account_left_in_the_session(app: Flask, family: Family):
+    """A browser whose account was signed out elsewhere (a password change, „sign out
+    everywhere” on another phone) keeps its cookie: the next account signed in on it must not
+    inherit the first one's invitation link."""
+    game = f"/gry/{family.game_id}"
+    csrf = csrf_of(family.browser, f"{game}/telefony")
+    family.browser.post(f"{game}/telefony", data={"csrf_token": csrf, "mode": "play"})
+    with app.app_context():
+        accounts.close_all_sessions(family.account_id)
+    neighbour_name = "Nowakowie"
+    assert sign_up(app.test_client(), neighbour_name).status_code == 302
+
+    assert sign_in(family.browser, neighbour_name).status_code == 302
+
+    with family.browser.session_transaction() as kept:
+        assert "invitation_shown" not in kept

@@ -26,15 +26,27 @@ bp = Blueprint("auth", __name__)
 
 
 def start_session(account: Account) -> None:
-    """Sign this browser in to `account` after its password was checked: a new CSRF token (one
-    planted in the browser before sign-in is worth nothing after), a new server-side session
-    that signing out ends (`accounts.sign_in`, which also writes the audit log), and the
-    remember cookie."""
-    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    session.pop(field, None)
-    g.pop(field, None)
+    """Sign this browser in to `account` after its password was checked: an empty session
+    cookie (nothing another account left in it, such as an invitation link made on this
+    browser, and a new CSRF token: one planted before sign-in is worth nothing after), a new
+    server-side session that signing out ends (`accounts.sign_in`, which also writes the audit
+    log), and the remember cookie."""
+    _empty_session()
     accounts.sign_in(account)
     login_user(account, remember=True)
+
+
+def end_session() -> None:
+    """Sign this browser out. The session cookie is signed, not encrypted, so anyone holding
+    the browser can read it: it keeps nothing of the account (the invitation link the panel
+    shows, the CSRF token). The theme and the language are cookies of their own and stay."""
+    _empty_session()
+    logout_user()  # after emptying: it marks the remember cookie to be deleted
+
+
+def _empty_session() -> None:
+    session.clear()
+    g.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)
 
 
 @bp.route("/rejestracja", methods=["GET", "POST"])
@@ -105,7 +117,7 @@ def sign_out() -> ResponseReturnValue:
     if not EmptyForm().validate_on_submit():
         abort(400)
     accounts.close_session(current_user)  # copies of this browser's cookies stop working too
-    logout_user()
+    end_session()
     flash(_("Wylogowano."), "info")
     return redirect(url_for("auth.sign_in"))
 
@@ -116,7 +128,7 @@ def sign_out_everywhere() -> ResponseReturnValue:
     if not EmptyForm().validate_on_submit():
         abort(400)
     accounts.close_all_sessions(current_user.id)
-    logout_user()
+    end_session()
     flash(_("Wylogowano na wszystkich urządzeniach. Zaloguj się ponownie."), "info")
     return redirect(url_for("auth.sign_in"))
 
