@@ -3,12 +3,19 @@ language (`tracker.i18n.select_locale`: the API's by `Accept-Language`)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple, cast
 
 from flask import Request, render_template
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
+from werkzeug.exceptions import (
+    BadRequest,
+    HTTPException,
+    RequestEntityTooLarge,
+    UnsupportedMediaType,
+)
+from werkzeug.utils import cached_property
+from werkzeug.wsgi import LimitedStream
 
 from tracker.api import error_response, is_api_request
 from tracker.i18n import N_, gettext
@@ -81,6 +88,23 @@ class KosciRequest(Request):
         costs every turn about 10 µs)."""
         return self.headers.get("Content-Type") == "application/json" or super().is_json
 
+    @cached_property
+    def stream(self) -> IO[bytes]:
+        """werkzeug's stream, except that a body of unknown length (sent in chunks) that runs
+        past `max_content_length` is a 413 however it is read, as a body whose length is sent
+        is. werkzeug reads such a body whole (`get_data`, hence JSON and URL-encoded forms)
+        up to the limit and stops there without a word: a JSON import or a form would be
+        taken cut short."""
+        limit = self.max_content_length
+        if (
+            limit is not None
+            and "wsgi.input_terminated" in self.environ
+            and self.content_length is None
+            and not self.shallow
+        ):
+            return cast(IO[bytes], _RefusedPastTheLimit(self.environ["wsgi.input"], limit))
+        return super().stream
+
     def on_json_loading_failed(self, e: ValueError | None) -> Any:
         if e is None:
             raise UnsupportedMediaType(
@@ -89,6 +113,21 @@ class KosciRequest(Request):
         raise BadRequest(
             gettext("Treść żądania nie jest poprawnym JSON-em (%(error)s).", error=str(e))
         ) from e
+
+
+class _RefusedPastTheLimit(LimitedStream):
+    """A stream read up to `limit` bytes, refused with 413 when it goes on past them (werkzeug's
+    `readall` stops at the limit without looking further)."""
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        super().__init__(stream, limit, is_max=True)
+        self._source = stream
+
+    def readall(self) -> bytes:
+        data = super().readall()
+        if self.is_exhausted and self._source.read(1):
+            raise RequestEntityTooLarge()
+        return data
 
 
 def render_error(error: HTTPException) -> ResponseReturnValue:

@@ -3,10 +3,12 @@ a phone's turns are still written, and the server still answers."""
 
 from __future__ import annotations
 
+import http.client
 import importlib.util
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .web import Answer, Api, new_account, request
 
@@ -84,3 +86,36 @@ def test_two_imports_at_once_leave_the_table_playing(live_server):
     assert health.status == 200
     listed = importer.call("GET", "/games").json()["games"]
     assert len(listed) > 100
+
+
+def send_chunked(base_url: str, path: str, body: bytes, headers: dict[str, str]) -> Answer:
+    """`body` sent in chunks (no Content-Length), as a client streaming a file does."""
+    parts = urlsplit(base_url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+    try:
+        chunks = (body[at : at + 64 * 1024] for at in range(0, len(body), 64 * 1024))
+        conn.request("POST", path, body=chunks, headers=headers, encode_chunked=True)
+        response = conn.getresponse()
+        return Answer(response.status, response.headers, response.read())
+    finally:
+        conn.close()
+
+
+def test_a_chunked_body_past_the_limit_is_refused_whole_by_the_server(live_server):
+    """The server hands a chunked body over with no length: the app must still refuse one
+    past its limit with 413, not read its first megabyte and answer as if that were all."""
+    _, token = new_account(live_server, "Strumień")
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    move = b'{"variant": "standard", "dice": [6, 6, 6, 6, 6]}'
+    limit = 1024 * 1024
+
+    within = send_chunked(live_server.url, "/api/v1/score", move.ljust(limit), headers)
+    over = send_chunked(live_server.url, "/api/v1/score", move.ljust(limit) + b"x", headers)
+    import_over = send_chunked(
+        live_server.url, "/api/v1/import", b"{}".ljust(32 * limit) + b"x", headers
+    )
+
+    assert within.status == 200, within
+    assert over.status == 413, over
+    assert import_over.status == 413, import_over
+    assert import_over.json() == {"error": "Plik eksportu może mieć najwyżej 32 MB."}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import stat
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from tracker import create_app
-from tracker.extensions import db
+from tracker.extensions import csrf, db
 from tracker.services import accounts
 
 
@@ -185,6 +186,51 @@ def test_api_body_that_is_not_json_is_json_415(app: Flask, client: FlaskClient):
 
     assert response.status_code == 415
     assert "application/json" in response.get_json()["error"]
+
+
+def chunked(client: FlaskClient, url: str, body: bytes, content_type: str):
+    """`body` sent as a server hands over a chunked request: its length unknown, and the server
+    says the stream ends where the body does (`wsgi.input_terminated`, as granian does)."""
+    return client.post(
+        url,
+        input_stream=io.BytesIO(body),
+        content_type=content_type,
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+def test_a_chunked_body_over_the_limit_is_a_413_not_read_in_part(app: Flask, client: FlaskClient):
+    add_api_route(app, "/echo", echo)
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    document = b'{"dice": [1, 2, 3, 4, 5]}'
+
+    within = chunked(client, "/api/v1/echo", document.ljust(limit), "application/json")
+    over = chunked(client, "/api/v1/echo", document.ljust(limit) + b"not JSON", "application/json")
+
+    assert within.status_code == 200, within.get_json()
+    assert within.get_json() == {"received": {"dice": [1, 2, 3, 4, 5]}}
+    assert over.status_code == 413, over.get_json()
+    assert over.get_json()["error"]
+
+
+def test_a_chunked_form_over_the_limit_is_a_413_not_read_in_part(app: Flask, client: FlaskClient):
+    @app.post("/form-echo")
+    def form_echo():
+        return {"fields": sorted(request.form)}
+
+    csrf.exempt(form_echo)
+
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    whole = b"a=" + b"x" * (limit - 2)  # exactly the limit
+    form = "application/x-www-form-urlencoded"
+
+    within = chunked(client, "/form-echo", whole, form)
+    over = chunked(client, "/form-echo", whole + b"&b=1", form)  # werkzeug alone: b lost
+
+    assert over.status_code == 413
+    assert within.status_code == 200
+    assert within.get_json() == {"fields": ["a"]}
 
 
 def test_wrong_method_on_the_api_is_json_405_with_allow(app: Flask, client: FlaskClient):
