@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextvars
+import errno
 import gc
 import ipaddress
 import os
@@ -89,6 +90,9 @@ def serve_command(
 ) -> None:
     """Upgrade the database, then serve Kości with a production server."""
     app = info.load_app()
+    # Before the migrations: a second serve (an older version left running) must not upgrade
+    # the database under the first one either.
+    check_port_free(host, port)
     try:
         schedule = backup_schedule(app)
     except BackupError as exc:
@@ -105,6 +109,35 @@ def serve_command(
             f"(zostaje {schedule.keep} najnowszych)."
         )
     run_server(app, host, port, workers or default_workers(), threads, access_log=access_log)
+
+
+def check_port_free(host: str, port: int) -> None:
+    """A ClickException, in Polish, when `host:port` cannot be listened on, above all when
+    another server listens there already.
+
+    granian's workers on Linux each listen on the port with SO_REUSEPORT, which lets any other
+    process of the same user that asks the same listen there too: a second `serve` (started
+    twice by mistake, or an old version still running) would start without a word, and the
+    system would hand each connection to one or the other, each with its own database. A
+    socket that does not ask for SO_REUSEPORT cannot bind beside one that listens, so this
+    one tries first and lets go."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if sys.platform != "win32":  # there SO_REUSEADDR would let it bind beside a listener
+            # Connections of a server just stopped (TIME_WAIT) do not make the port taken.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise click.ClickException(
+                    f"Port {port} jest już zajęty: może Kości (albo inny program) już na nim "
+                    f"działają. Zatrzymaj tamten serwer albo wybierz inny port, np. "
+                    f"--port {port + 1 if port < 65535 else port - 1}."
+                ) from exc
+            raise click.ClickException(
+                f"Nie można nasłuchiwać na {host}:{port}: {exc.strerror or exc}."
+            ) from exc
 
 
 def run_server(
@@ -207,6 +240,11 @@ def _serve_with_granian(
         websockets=False,
         log_access=access_log,
         log_access_format=ACCESS_LOG_FORMAT,
+        # A worker that dies (killed for memory, a crash in a library) is started again; left
+        # to granian's default, the whole server shut down and every phone got "connection
+        # refused" until someone restarted it. A worker that dies again within seconds of its
+        # restart still stops the server (granian's crash-loop guard).
+        respawn_failed_workers=True,
     )
     if on_startup is not None:
         server.on_startup(on_startup)

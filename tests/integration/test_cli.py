@@ -211,6 +211,7 @@ def test_serve_runs_granian_with_threads_and_kept_alive_connections(
     assert settings["blocking_threads"] == cli.DEFAULT_THREADS > 1
     assert settings["http"] == HTTPModes.http1
     assert (settings["address"], settings["port"]) == ("127.0.0.1", 8000)
+    assert settings["respawn_failed_workers"] is True
 
 
 def test_serve_logs_each_request_unless_told_not_to(app: Flask, monkeypatch: pytest.MonkeyPatch):
