@@ -4,7 +4,11 @@ every game showing a player raising its version; the player limits on the new-ga
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -14,9 +18,10 @@ from stats_builders import SHEETS, play_table_game
 from tracker.extensions import db
 from tracker.models import AuditEvent, Game, GameSeat, Player
 from tracker.rules import VARIANTS
-from tracker.services import NotFound, audit, games, history, players, stats
+from tracker.services import Conflict, NotFound, audit, games, history, players, stats
 from tracker.services.filters import GameFilter
 from tracker.services.players import PlayerHasGames, PlayersShareAGame
+from tracker.store import games as store
 
 from .test_game_pages import Table, page_csrf, sign_up, text_of
 
@@ -238,7 +243,7 @@ def test_a_player_with_games_is_not_deleted(app: Flask, table: Table):
     assert f'href="/gracze/{ala}/polacz"' in page
     response = table.post(f"/gracze/{ala}/usun")
 
-    assert response.status_code == 400
+    assert response.status_code == 409  # a conflict with the games, as the service says
     assert "Nie można usunąć gracza Ala: jest zapisany w 1 grze." in text_of(
         response.get_data(as_text=True)
     )
@@ -304,7 +309,7 @@ def test_two_players_of_one_game_are_not_merged(app: Flask, table: Table):
 
     response = table.post(f"/gracze/{ola}/polacz", {"target": str(ala)})
 
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert (
         '<p class="error" id="target-error">Nie można połączyć graczy Ola i Ala: siedzą razem '
         "przy stole w 1 grze, a w jednej grze każdy ma jedno miejsce. To dwie różne osoby.</p>"
@@ -408,3 +413,165 @@ def test_too_many_players_names_the_variants_limit(table: Table, variant: str):
         "osobne gry."
     )
     assert f'<p class="error" id="players-error">{message}</p>' in response.get_data(as_text=True)
+
+
+# --- two phones changing the same players at once ------------------------------------------
+
+
+@pytest.fixture
+def meanwhile(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[Callable[[], object]]:
+    """Writes of another phone, each run (in a thread with its own connection, to its commit)
+    just after the next player write has read its players and before it takes its lock: the
+    moment two phones race at."""
+    pending: list[Callable[[], object]] = []
+    real = store.writing
+
+    def other_phone(write: Callable[[], object]) -> None:
+        with app.app_context():
+            write()
+
+    @contextlib.contextmanager
+    def writing() -> Iterator[None]:
+        while pending:
+            thread = threading.Thread(target=other_phone, args=(pending.pop(0),))
+            thread.start()
+            thread.join(30)
+        with real():
+            yield
+
+    monkeypatch.setattr(store, "writing", writing)
+    return pending
+
+
+def deleted_meanwhile(table: Table, meanwhile: list) -> int:
+    """Ala, a player without games (a game deleted leaves her), whom another phone deletes
+    while this one's write runs; her id."""
+    delete_game(table, table.new_game(["Ala"]))
+    ala = player_id(table, "Ala")
+    meanwhile.append(lambda: players.delete_player(table.account_id, ala))
+    return ala
+
+
+def test_the_second_of_two_deletes_is_a_404_and_deletes_once(
+    app: Flask, table: Table, meanwhile: list
+):
+    ala = deleted_meanwhile(table, meanwhile)
+
+    response = table.post(f"/gracze/{ala}/usun")
+
+    assert response.status_code == 404
+    assert "Nie ma takiego gracza." in text_of(response.get_data(as_text=True))
+    assert audit_details(app, audit.PLAYER_DELETED) == [f"gracz {ala} (Ala)"]
+
+
+def test_renaming_a_player_another_phone_deleted_is_a_404(
+    app: Flask, table: Table, meanwhile: list
+):
+    ala = deleted_meanwhile(table, meanwhile)
+
+    response = table.post(f"/gracze/{ala}", {f"p{ala}-name": "Alicja"})
+
+    assert response.status_code == 404
+    assert names_of(table) == []
+
+
+def test_merging_a_player_another_phone_merged_away_is_a_404(
+    app: Flask, table: Table, meanwhile: list
+):
+    table.new_game(["Ala"])
+    table.new_game(["Ela"])
+    table.new_game(["Ola"])
+    ala, ela, ola = (player_id(table, name) for name in ("Ala", "Ela", "Ola"))
+    meanwhile.append(lambda: players.merge_players(table.account_id, ala, ola))
+
+    response = table.post(f"/gracze/{ala}/polacz", {"target": str(ela)})
+
+    assert response.status_code == 404
+    assert names_of(table) == ["Ela", "Ola"]
+    assert audit_details(app, audit.PLAYERS_MERGED) == [f"gracz {ala} (Ala) → {ola} (Ola), gier: 1"]
+
+
+def test_merging_into_a_player_another_phone_merged_away_says_so_at_the_choice(
+    app: Flask, table: Table, meanwhile: list
+):
+    """Two phones merging the same two players into each other: the second finds its chosen
+    target gone, and says so next to the choice, with nothing written."""
+    table.new_game(["Ala"])
+    table.new_game(["Ola"])
+    ala, ola = player_id(table, "Ala"), player_id(table, "Ola")
+    meanwhile.append(lambda: players.merge_players(table.account_id, ola, ala))
+
+    response = table.post(f"/gracze/{ala}/polacz", {"target": str(ola)})
+
+    assert response.status_code == 409
+    assert (
+        '<p class="error" id="target-error">Gracza Ola właśnie usunięto albo połączono z innym: '
+        "wybierz innego.</p>"
+    ) in response.get_data(as_text=True)
+    assert names_of(table) == ["Ala"]
+    with app.app_context():
+        assert players.games_of(ala) == 2
+
+
+def test_a_rename_while_a_game_with_the_player_is_being_started_shows_in_that_game(
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+):
+    """The game is written (its seats inserted) but not yet committed when the rename runs:
+    either way round, the new game shows the new name on every phone, and its cached state
+    (kept by the worker that started it) is not used again."""
+    table.new_game(["Ala"])
+    ala = player_id(table, "Ala")
+    seated, go_on = threading.Event(), threading.Event()
+    real_insert = store.insert_game
+
+    def insert_game(*args: Any, **kwargs: Any) -> Any:
+        inserted = real_insert(*args, **kwargs)
+        seated.set()
+        go_on.wait(10)  # the game's transaction stays open here
+        return inserted
+
+    monkeypatch.setattr(store, "insert_game", insert_game)
+    started: list[int] = []
+
+    def start() -> None:
+        with app.app_context():
+            started.append(games.create_game(table.account_id, "standard", ["Ala"]).id)
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    assert seated.wait(10)
+    threading.Timer(0.5, go_on.set).start()  # the game commits half a second later
+    with app.app_context():
+        players.rename_player(table.account_id, ala, "Alicja")
+    starter.join(10)
+
+    assert table.view(started[0]).names == ["Alicja"]
+    with app.app_context():
+        written = games.record_turn(table.account_id, started[0], "66612", "sixes", 0)
+        assert written.seats[0].player.name == "Alicja"
+
+
+def test_two_phones_merging_two_players_into_each_other_at_once(app: Flask, table: Table):
+    """Real threads, each with its own connection (on PostgreSQL too): one merge wins, the
+    other is told the player is gone, never a 500 or a deadlock."""
+    from .test_writes import at_once
+
+    for round_ in range(6):
+        first, second = f"Ala{round_}", f"Ola{round_}"
+        table.new_game([first])
+        table.new_game([second])
+        a, b = player_id(table, first), player_id(table, second)
+
+        def merge(source: int, target: int) -> object:
+            with app.app_context():
+                return players.merge_players(table.account_id, source, target)
+
+        answers = at_once([lambda a=a, b=b: merge(a, b), lambda a=a, b=b: merge(b, a)])
+
+        refused = [x for x in answers if isinstance(x, Exception)]
+        assert len(refused) == 1, answers
+        assert isinstance(refused[0], (NotFound, Conflict)), answers
+        survivors = [n for n in names_of(table) if n in (first, second)]
+        assert len(survivors) == 1
+        with app.app_context():
+            assert players.games_of(player_id(table, survivors[0])) == 2

@@ -83,20 +83,21 @@ def delete_player(player_id: int) -> ResponseReturnValue:
     player = _player(player_id)
     form = EmptyForm()
     error = None
+    status = 400 if form.is_submitted() else 200
     if form.validate_on_submit():
         try:
             name = players.delete_player(account_id(), player.id)
         except NotFound as exc:
             abort(404, exc.message)
         except ServiceError as exc:
-            error = exc.message
+            error, status = exc.message, exc.status
         else:
             flash(_("Usunięto gracza %(name)s.", name=name), "info")
             return _to_players()
     games = players.games_of(player.id)
     return render_template(
         "games/player_delete.html", player=player, games=games, form=form, error=error
-    ), 400 if form.is_submitted() else 200
+    ), status
 
 
 @bp.route("/gracze/<int:player_id>/polacz", methods=["GET", "POST"])
@@ -110,6 +111,7 @@ def merge_player(player_id: int) -> ResponseReturnValue:
         (CHOOSE, _("– wybierz gracza –")),
         *((str(p.id), p.name) for p in others),
     ]
+    status = 400 if form.is_submitted() else 200
     if form.validate_on_submit():
         target_id = next((p.id for p in others if str(p.id) == form.target.data), None)
         if target_id is None:
@@ -122,6 +124,7 @@ def merge_player(player_id: int) -> ResponseReturnValue:
                 abort(404, exc.message)
             except ServiceError as exc:
                 add_error(form.target, exc.message)
+                status = exc.status
             else:
                 flash(
                     _(
@@ -137,4 +140,4 @@ def merge_player(player_id: int) -> ResponseReturnValue:
     games = players.games_of(player.id)
     return render_template(
         "games/player_merge.html", player=player, games=games, others=others, form=form
-    ), 400 if form.is_submitted() else 200
+    ), status

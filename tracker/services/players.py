@@ -5,6 +5,12 @@ a player without a game can be deleted.
 Every change to a player that a game shows (its name, whose seat it is) raises the version of
 each of those games in the same transaction: phones following a game see it (ETag), and no
 cached table state of the game is used again.
+
+A rename, a deletion or a merge decides on the players as they are under its lock: it reads
+them again, locked (`_locked`), so that of two phones changing the same player at once the
+second finds what the first did (a player gone is a 404), and two merges of the same two
+players cannot wait on each other. A game started meanwhile with the player either waits for
+the change (its seat's foreign key) and shows the new name, or is seen by it and raised.
 """
 
 from __future__ import annotations
@@ -101,6 +107,29 @@ def get_player(account_id: int, player_id: int) -> Player:
     return player
 
 
+def _locked(account_id: int, *player_ids: int) -> dict[int, Player]:
+    """The account's players with these ids, read afresh and locked until the write ends, by
+    id; a player deleted or merged away meanwhile is absent. Locked in id order, and before
+    any game (every write that locks players and games takes the players first), so that two
+    writes on the same players queue instead of deadlocking. SQLite has no row locks: the
+    writers' queue (`store.writing`) already lets one write in at a time."""
+    found = db.session.scalars(
+        select(Player)
+        .where(Player.account_id == account_id, Player.id.in_(player_ids))
+        .order_by(Player.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return {player.id: player for player in found}
+
+
+def _locked_player(account_id: int, player_id: int) -> Player:
+    player = _locked(account_id, player_id).get(player_id)
+    if player is None:
+        raise NotFound(gettext(NO_PLAYER))
+    return player
+
+
 def games_of(player_id: int) -> int:
     """How many games the player sat in."""
     return (
@@ -126,12 +155,13 @@ def player_ids_by_names(account_id: int, names: list[str]) -> list[int]:
 
 
 def rename_player(account_id: int, player_id: int, new_name: str) -> Player:
-    player = get_player(account_id, player_id)
+    get_player(account_id, player_id)  # another account's player: 404 before the name's checks
     name = validate_name(new_name)
-    if name == player.name:
-        return player
     with store.writing():
-        # Games first, then the player: every write that touches both locks them in that order.
+        player = _locked_player(account_id, player_id)
+        if name == player.name:
+            db.session.rollback()  # nothing to write: the lock goes now
+            return player
         store.bump_versions_of_player(player.id)  # every game of theirs shows the new name
         player.name = name
         player.name_key = name_key(name)
@@ -147,9 +177,10 @@ def rename_player(account_id: int, player_id: int, new_name: str) -> Player:
 def delete_player(account_id: int, player_id: int) -> str:
     """Delete a player who sat in no game (a game deleted leaves its players); their name.
     A player with games is refused (PlayerHasGames): merge them into another instead."""
-    player = get_player(account_id, player_id)
-    name = player.name
+    get_player(account_id, player_id)
     with store.writing():
+        player = _locked_player(account_id, player_id)  # 404 for the second of two deletes
+        name = player.name
         games = games_of(player.id)
         if games:
             raise PlayerHasGames(
@@ -185,12 +216,24 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Play
     are the seat's own, so nothing is recomputed; statistics and history read seats by player
     id and show source's games under target. Refused when both sat in one game
     (PlayersShareAGame). Returns the target and the number of games that changed hands."""
-    source = get_player(account_id, source_id)
-    target = get_player(account_id, target_id)
-    if source.id == target.id:
+    get_player(account_id, source_id)
+    chosen = get_player(account_id, target_id).name
+    if source_id == target_id:
         raise InvalidInput(_("Wybierz innego gracza niż ten, którego łączysz."), "target")
-    names = (source.name, target.name)
     with store.writing():
+        pair = _locked(account_id, source_id, target_id)
+        source, target = pair.get(source_id), pair.get(target_id)
+        if source is None:  # merged or deleted by another phone meanwhile
+            raise NotFound(gettext(NO_PLAYER))
+        if target is None:
+            raise Conflict(
+                _(
+                    "Gracza %(name)s właśnie usunięto albo połączono z innym: wybierz innego.",
+                    name=chosen,
+                ),
+                "target",
+            )
+        names = (source.name, target.name)
         shared = _shared_games(source.id, target.id)
         if shared:
             raise PlayersShareAGame(
