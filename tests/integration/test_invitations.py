@@ -19,7 +19,7 @@ from werkzeug.routing import Rule
 
 from tracker.extensions import db
 from tracker.models import Account, ApiToken, AuditEvent, Game, GameInvitation, Player, Turn
-from tracker.services import accounts, games, invitations
+from tracker.services import Conflict, NotFound, accounts, games, invitations
 
 from .test_accounts import sign_in, sign_up
 
@@ -884,3 +884,55 @@ def test_signing_in_drops_what_another_account_left_in_the_session(app: Flask, f
 
     with family.browser.session_transaction() as kept:
         assert "invitation_shown" not in kept
+
+
+def test_phones_inviting_at_once_never_pass_the_limit(app: Flask, family: Family):
+    """Each phone counts the live invitations and writes its own under the game's lock: eight
+    phones asking at once, four short of the limit, make exactly four."""
+    from .test_writes import at_once
+
+    for _ in range(invitations.MAX_LIVE_PER_GAME - 4):
+        family.invite()
+
+    def invite() -> int:
+        with app.app_context():
+            invitations.create(family.account_id, family.game_id, "play")
+        return 201
+
+    answers = at_once([invite] * 8)
+
+    assert answers.count(201) == 4, answers
+    refused = [a for a in answers if a != 201]
+    assert all(isinstance(a, Conflict) for a in refused), answers
+    with app.app_context():
+        assert len(invitations.live(family.account_id, family.game_id)) == (
+            invitations.MAX_LIVE_PER_GAME
+        )
+
+
+def test_an_invitation_to_a_game_deleted_at_the_same_moment_is_a_404(app: Flask, family: Family):
+    """Never a 500 (the invitation's foreign key to a game gone): the phone is told the game
+    is gone, or the invitation is made and deleted with its game."""
+    from .test_writes import at_once
+
+    for _ in range(5):
+        with app.app_context():
+            game_id = games.create_game(family.account_id, "standard", ["Ala", "Ola"]).id
+
+        def invite(game_id: int = game_id) -> str:
+            with app.app_context():
+                invitations.create(family.account_id, game_id, "play")
+            return "invited"
+
+        def delete(game_id: int = game_id) -> str:
+            with app.app_context():
+                games.delete_game(family.account_id, game_id)
+            return "deleted"
+
+        answers = at_once([invite, delete])
+
+        assert answers[1] == "deleted", answers
+        assert answers[0] == "invited" or isinstance(answers[0], NotFound), answers
+        with app.app_context():
+            left = db.session.scalar(select(func.count()).where(GameInvitation.game_id == game_id))
+        assert left == 0

@@ -290,6 +290,26 @@ def test_an_account_holds_a_limited_number_of_open_invites(app: Flask):
             signup.create_invite(account_id)
 
 
+def test_phones_making_invites_at_once_never_pass_the_limit(app: Flask):
+    from .test_writes import at_once
+
+    account_id = new_account(app)
+    for _ in range(signup.ACTIVE_INVITES_MAX - 3):
+        new_invite(app, account_id)
+
+    def invite() -> str:
+        with app.app_context():
+            signup.create_invite(account_id)
+        return "made"
+
+    answers = at_once([invite] * 8)
+
+    assert answers.count("made") == 3, answers
+    assert all(isinstance(a, signup.Conflict) for a in answers if a != "made"), answers
+    with app.app_context():
+        assert len(signup.active_invites(account_id)) == signup.ACTIVE_INVITES_MAX
+
+
 @pytest.mark.parametrize("app_config", INVITE_MODE)
 def test_create_invite_on_the_command_line(app: Flask, runner: FlaskCliRunner):
     result = runner.invoke(args=["create-invite", "--days", "3"])

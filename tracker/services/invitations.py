@@ -170,13 +170,15 @@ def _guest(m: RowMapping) -> Guest:
     return Guest(m["id"], m["game_id"], m["account_id"], m["mode"])
 
 
-def _owned_game_end(account_id: int, game_id: object) -> datetime | None:
-    """When the account's game ended (None while it goes on); NotFound for a game it has not."""
+def _owned_game_end(account_id: int, game_id: object, *, locked: bool = False) -> datetime | None:
+    """When the account's game ended (None while it goes on); NotFound for a game it has not.
+    `locked` (inside `store.writing`): the game's row stays locked until the write ends, so
+    that it is neither deleted nor given another invitation meanwhile (it does not raise the
+    game's version: the game itself does not change)."""
     if not is_game_id(game_id):
         raise NotFound(gettext(NO_GAME))
-    row = db.session.execute(
-        select(Game.finished_at).where(Game.id == game_id, Game.account_id == account_id)
-    ).first()
+    query = select(Game.finished_at).where(Game.id == game_id, Game.account_id == account_id)
+    row = db.session.execute(query.with_for_update() if locked else query).first()
     if row is None:
         raise NotFound(gettext(NO_GAME))
     return row[0]
@@ -190,7 +192,15 @@ def create(account_id: int, game_id: object, mode: object) -> tuple[Invitation, 
     if mode not in MODES:
         raise InvalidInput(gettext(BAD_MODE), "mode")
     assert isinstance(mode, str)
-    finished_at = _owned_game_end(account_id, game_id)
+    with game_store.writing():
+        return _create(account_id, game_id, mode)
+
+
+def _create(account_id: int, game_id: object, mode: str) -> tuple[Invitation, str]:
+    """`create` inside its write: the game is locked first, then counted and written to, so
+    that two phones inviting at once cannot pass the limit together, and a game deleted
+    meanwhile is a 404."""
+    finished_at = _owned_game_end(account_id, game_id, locked=True)
     assert isinstance(game_id, int)
     moment = now()
     if finished_at is not None and finished_at + AFTER_END <= moment:

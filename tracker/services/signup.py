@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..i18n import N_, _, gettext, ngettext
 from ..models import Account, Invite, SignupAttempt, name_key, utcnow
+from ..store import games as store
 from . import accounts, audit
 from .errors import Conflict, InvalidInput, ServiceError, Throttled
 
@@ -233,25 +234,28 @@ def create_invite(
         raise InvalidInput(
             _("Zaproszenie może być ważne od 1 do %(num)d dni.", num=INVITE_DAYS_MAX)
         )
-    if account_id is not None and len(active_invites(account_id, now)) >= ACTIVE_INVITES_MAX:
-        raise Conflict(
-            _(
-                "To konto ma już %(num)d ważnych, niewykorzystanych zaproszeń: poczekaj, aż "
-                "ktoś ich użyje albo wygasną.",
-                num=ACTIVE_INVITES_MAX,
+    with store.writing():
+        # Counted and written under one lock: two phones at once cannot pass the limit together.
+        store.lock_key(f"invites {account_id}")
+        if account_id is not None and len(active_invites(account_id, now)) >= ACTIVE_INVITES_MAX:
+            raise Conflict(
+                _(
+                    "To konto ma już %(num)d ważnych, niewykorzystanych zaproszeń: poczekaj, aż "
+                    "ktoś ich użyje albo wygasną.",
+                    num=ACTIVE_INVITES_MAX,
+                )
             )
+        code = new_code()
+        invite = Invite(
+            code_hash=_digest(code),
+            created_by_account_id=account_id,
+            created_at=now,
+            expires_at=now + timedelta(days=days),
         )
-    code = new_code()
-    invite = Invite(
-        code_hash=_digest(code),
-        created_by_account_id=account_id,
-        created_at=now,
-        expires_at=now + timedelta(days=days),
-    )
-    db.session.add(invite)
-    db.session.flush()
-    audit.record(INVITE_CREATED, account_id, f"zaproszenie {invite.id}, ważne {days} dni")
-    db.session.commit()
+        db.session.add(invite)
+        db.session.flush()
+        audit.record(INVITE_CREATED, account_id, f"zaproszenie {invite.id}, ważne {days} dni")
+        db.session.commit()
     return invite, code
 
 
