@@ -223,6 +223,50 @@ def test_changing_the_password_signs_out_the_other_sessions_but_not_this_one(
     assert sign_in(app.test_client(), password=NEW_PASSWORD).status_code == 302
 
 
+def test_two_phones_changing_the_password_at_once_one_wins_the_other_is_told(
+    app: Flask, phone: FlaskClient
+):
+    """Both typed the right current password; only one new password can be the account's.
+    The other phone is told so, and the phone whose password stands stays signed in."""
+    from .test_writes import at_once
+
+    other_phone = app.test_client()
+    sign_in(other_phone)
+    new_passwords = {phone: NEW_PASSWORD, other_phone: NEW_PASSWORD + " drugi"}
+    forms = {
+        browser: {
+            "csrf_token": csrf_token(browser, CHANGE_PASSWORD),
+            "current_password": PASSWORD,
+            "new_password": new,
+            "confirm": new,
+        }
+        for browser, new in new_passwords.items()
+    }
+
+    answers = at_once(
+        [
+            lambda browser=browser: browser.post(CHANGE_PASSWORD, data=forms[browser])
+            for browser in (phone, other_phone)
+        ]
+    )
+
+    changed = [a.status_code == 302 and a.headers["Location"] == ACCOUNT for a in answers]
+    assert changed.count(True) == 1, answers  # not both: only one password can stand
+    winner, loser = (phone, other_phone) if changed[0] else (other_phone, phone)
+    refused = answers[1] if changed[0] else answers[0]
+    # Told at once (409), or, if the winner was done before it began, signed out already.
+    if refused.status_code == 409:
+        assert "Hasło tego konta zmieniono przed chwilą na innym urządzeniu." in page_text(refused)
+    else:
+        assert refused.status_code == 302, refused
+        assert refused.headers["Location"].startswith(SIGN_IN), refused.headers["Location"]
+    assert signed_in(winner)
+    assert not signed_in(loser)
+    assert sign_in(app.test_client(), password=new_passwords[winner]).status_code == 302
+    assert sign_in(app.test_client(), password=new_passwords[loser]).status_code == 400
+    assert [event for event, _, _ in audit_log(app)].count("password_changed") == 1
+
+
 @pytest.mark.parametrize(
     ("fields", "field", "message"),
     [

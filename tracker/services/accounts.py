@@ -24,7 +24,7 @@ from ..i18n import _, ngettext
 from ..models import Account, AccountSession, ApiToken, LoginFailure, name_key, utcnow
 from ..store import games as store
 from . import audit, names
-from .errors import InvalidInput, NotFound, Throttled
+from .errors import Conflict, InvalidInput, NotFound, Throttled
 
 NAME_MAX = 60
 # For every new password (sign-up, change, reset): OWASP ASVS 2.1.1 asks for at least 12.
@@ -241,13 +241,33 @@ def confirm_password(account: Account, password: str, remote_addr: str) -> None:
 def change_password(account: Account, current: str, new: str, remote_addr: str) -> None:
     """A new password for the signed-in account, after its current one: every other browser
     signed in to the account is signed out (this one, `account.session_key`, stays)."""
+    confirmed = account.password_hash
     confirm_password(account, current, remote_addr)
     if len(new or "") < PASSWORD_MIN:
         raise InvalidInput(password_too_short(), "new_password")
-    account.password_hash = hash_password(new)  # the account is in the session: it loaded it
-    _revoke_sessions(account.id, keep=account.session_key)
-    audit.record(audit.PASSWORD_CHANGED, account.id)
-    db.session.commit()
+    new_hash = hash_password(new)  # slow on purpose: before the lock
+    session_key = account.session_key
+    with store.writing():
+        # Decided on the account as it is: another phone may have changed the password since
+        # this one's was checked, and signed this one out with it.
+        locked = db.session.scalars(
+            select(Account)
+            .where(Account.id == account.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).one()
+        if locked.password_hash != confirmed:
+            raise Conflict(
+                _(
+                    "Hasło tego konta zmieniono przed chwilą na innym urządzeniu. Zaloguj się "
+                    "nowym hasłem."
+                ),
+                "current_password",
+            )
+        locked.password_hash = new_hash
+        _revoke_sessions(locked.id, keep=session_key)
+        audit.record(audit.PASSWORD_CHANGED, locked.id)
+        db.session.commit()
 
 
 def reset_password(name: str, new: str) -> Account:
