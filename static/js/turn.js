@@ -161,10 +161,21 @@
           // alone, show the turn.
           sending = false;
           root.classList.remove("is-sending");
+        } else {
+          revealWritten();
         }
       } else {
         show(page, response.url);
       }
+    }
+
+    /** After this phone's own write, its „Zapisano” and the undo in it in view, with the next
+     * turn below: the swap keeps the scroll (right for another phone's write), but a field low
+     * on a long sheet (Kości potrójne) would leave them far above the thumb. A page loaded
+     * without live.js opens at the top anyway. */
+    function revealWritten() {
+      const flash = document.querySelector(".flash-written");
+      if (flash && flash.getBoundingClientRect().top < 0) flash.scrollIntoView({ block: "start" });
     }
 
     /** Show the screen at `url`; false when it could not be loaded (live.js then says so). */
