@@ -136,4 +136,6 @@ def test_rules_page_explains_optimal_play_and_its_limits(page: str):
     assert "nie największa szansa pokonania innych graczy" in text
     assert "254,59" in text
     assert "245,87" in text
+    # The variant's name is not declined, so it follows „wariant” („W Gra po kolei” is wrong).
+    assert "W wariancie Gra po kolei pola nie wybiera się" in text
     assert "błąd" not in text.lower().split("optymalna gra, przegląd")[1]
