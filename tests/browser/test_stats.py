@@ -37,28 +37,33 @@ def small_tap_targets(page: Page) -> list[str]:
     )
 
 
-def wide_tables_scroll_inside(page: Page) -> list[str]:
-    """Tables wider than the phone that are not inside a container that scrolls them
-    sideways (`.table-scroll`), and scroll containers wider than the page's main part."""
+def sideways_scrollers(page: Page) -> list[str]:
+    """Boxes in the page's main part whose content is wider than they are (tables, the variant
+    tabs), and tables that stick out of the main part: on the statistics pages nothing may
+    need a sideways swipe, at phone width or on a laptop."""
+    page.wait_for_load_state("load")  # measured with the stylesheet applied, not before it
     return page.evaluate(
         """() => {
             const main = document.querySelector('main').getBoundingClientRect();
             const bad = [];
-            for (const table of document.querySelectorAll('main table')) {
-                const box = table.closest('.table-scroll');
-                if (!box) {
-                    if (table.getBoundingClientRect().right > main.right + 0.5)
-                        bad.push('unboxed: ' + table.outerHTML.slice(0, 60));
-                    continue;
+            for (const box of document.querySelectorAll('main .table-scroll, main .tabs')) {
+                if (box.offsetParent === null) continue;  // in a closed <details>
+                if (box.scrollWidth > box.clientWidth + 1) {
+                    const what = box.outerHTML.slice(0, 90);
+                    bad.push(`${box.scrollWidth} in ${box.clientWidth}: ${what}`);
                 }
-                if (getComputedStyle(box).overflowX !== 'auto')
-                    bad.push('not scrolling: ' + box.outerHTML.slice(0, 60));
-                if (box.getBoundingClientRect().right > main.right + 0.5)
-                    bad.push('too wide: ' + box.outerHTML.slice(0, 60));
+            }
+            for (const table of document.querySelectorAll('main table')) {
+                const right = table.getBoundingClientRect().right;
+                if (table.offsetParent !== null && right > main.right + 0.5)
+                    bad.push('sticks out: ' + table.outerHTML.slice(0, 60));
             }
             return bad;
         }"""
     )
+
+
+LAPTOP = {"width": 1280, "height": 800}
 
 
 def assert_tap_target(page: Page, locator) -> None:
@@ -98,7 +103,7 @@ def test_statistics_page_on_a_phone(page: Page, live_server, screenshot):
     nemeses = page.locator(".nemeses .nemesis")
     expect(nemeses.first).to_be_visible()
     expect(nemeses.first).to_have_text(re.compile(r"^\S.* → \S.*\s+\d+–\d+–\d+\s+\(\d+ wspóln"))
-    assert wide_tables_scroll_inside(page) == []
+    assert sideways_scrollers(page) == [], "\n".join(sideways_scrollers(page))
     assert no_sideways_scroll(page)
     assert small_tap_targets(page) == []
     screenshot(page, "stats")
@@ -107,7 +112,19 @@ def test_statistics_page_on_a_phone(page: Page, live_server, screenshot):
     assert_tap_target(page, data.locator("summary"))
     data.locator("summary").click()
     expect(data.get_by_role("row", name=re.compile(r"^Jan \d+$"))).to_be_visible()
+    for summary in page.locator(".chart-data > summary").all():
+        summary.click()  # every chart's data open: none wider than the phone
+    assert sideways_scrollers(page) == [], "\n".join(sideways_scrollers(page))
     assert no_sideways_scroll(page)
+    # A player's figures, one entry each, every figure under its label.
+    figures = page.get_by_role("region", name="Wyniki graczy – Kości (tabela polska)")
+    ala = figures.get_by_role("row").filter(has=page.get_by_role("rowheader", name="Ala"))
+    expect(ala.get_by_role("cell").first).to_be_visible()
+    assert ala.get_by_role("cell").count() == 7
+    figures.screenshot(path=screenshot(page, "stats").with_name("stats-figures.png"))
+
+    page.set_viewport_size(LAPTOP)
+    assert sideways_scrollers(page) == [], "\n".join(sideways_scrollers(page))
 
 
 def test_the_filter_form_narrows_the_statistics(page: Page, live_server, screenshot):
@@ -159,7 +176,7 @@ def test_player_page_on_a_phone(page: Page, live_server, screenshot):
     nemesis = page.locator(".nemeses .nemesis")
     expect(nemesis).to_have_count(1)
     expect(nemesis).to_have_text(re.compile(r"^\S.*\s+\d+–\d+–\d+\s+\(\d+ wspóln"))
-    assert wide_tables_scroll_inside(page) == []
+    assert sideways_scrollers(page) == [], "\n".join(sideways_scrollers(page))
     assert no_sideways_scroll(page)
     assert small_tap_targets(page) == []
     screenshot(page, "stats-player")
