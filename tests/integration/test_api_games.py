@@ -536,6 +536,7 @@ def test_a_joker_may_not_go_upstairs_while_a_lower_field_is_free(api: Api):
     response = api.post(f"{GAMES}/{game['id']}/turns", {"dice": SIXES, "field": "fives"})
 
     assert "Joker musi trafić do wolnego pola dolnej części" in conflict(response)
+    assert response.get_json()["code"] == "joker_must_go_lower"  # the rules' own code
     assert len(api.game(game["id"])["turns"]) == 2
 
 
@@ -585,6 +586,7 @@ def test_a_finished_game_refuses_another_turn(api: Api):
 
     assert "zakończona" in conflict(response)
     assert "zakończona" in conflict(with_player)
+    assert response.get_json()["code"] == with_player.get_json()["code"] == "game_finished"
 
 
 def test_a_turn_naming_another_player_is_refused(api: Api):
@@ -595,6 +597,7 @@ def test_a_turn_naming_another_player_is_refused(api: Api):
     )
 
     assert "kolej gracza Ala" in conflict(response)
+    assert response.get_json()["code"] == "not_their_turn"
     assert api.game(game["id"])["turns"] == []
 
 
@@ -640,7 +643,9 @@ def test_undo_goes_back_to_the_start_one_turn_at_a_time(app: Flask, api: Api):
         assert data["current_player"] == ["Ala", "Ola"][count % 2]
         assert data["round"] == count // 2 + 1
 
-    assert "Nie ma czego cofać" in conflict(api.delete(f"{GAMES}/{game['id']}/turns/last"))
+    at_the_start = api.delete(f"{GAMES}/{game['id']}/turns/last")
+    assert "Nie ma czego cofać" in conflict(at_the_start)
+    assert at_the_start.get_json()["code"] == "nothing_to_undo"
     # The same game as at the start; only its version tells that it went through 8 writes.
     assert api.game(game["id"]) == {**game, "version": 8}
     with app.app_context():

@@ -487,6 +487,7 @@ def test_a_put_from_a_stale_version_is_409_and_a_retry_stays_harmless(api: Api):
     assert first.status_code == 200, first.get_json()
     assert second.status_code == 409, second.get_json()
     assert second.get_json()["error"].startswith("Stan gry zmienił się na innym telefonie.")
+    assert second.get_json()["code"] == "game_changed"
     assert (again.status_code, again.get_json()) == (200, first.get_json())
     assert api.game(game["id"]) == first.get_json()
     assert api.game(game["id"])["turns"][2]["dice"] == [2, 2, 3, 3, 3]
@@ -496,14 +497,24 @@ def test_a_put_from_a_stale_version_is_409_and_a_retry_stays_harmless(api: Api):
     ("seq", "body", "status", "code"),
     [
         (3, {"dice": [2, 2, 3, 3, 3], "field": "sixes"}, 409, "field_taken_later"),
-        (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_seq": 6}, 409, None),
+        (
+            3,
+            {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_seq": 6},
+            409,
+            "game_changed",
+        ),
         (9, {"dice": [2, 2, 3, 3, 3], "field": "full_house"}, 404, None),
         (3, {"dice": "22333", "field": "full_house"}, 400, None),
         (3, {"field": "full_house"}, 400, None),
         (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "player": "Ala"}, 400, None),
         (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_seq": "7"}, 400, None),
         (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "column": 1}, 400, None),
-        (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_version": 0}, 409, None),
+        (
+            3,
+            {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_version": 0},
+            409,
+            "game_changed",
+        ),
         (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_version": "1"}, 400, None),
         (3, {"dice": [2, 2, 3, 3, 3], "field": "full_house", "expected_version": -1}, 400, None),
     ],

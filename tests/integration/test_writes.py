@@ -193,6 +193,7 @@ def test_a_retried_undo_with_expected_seq_takes_back_one_turn(api: Api):
 
     assert first.status_code == 200
     assert retry.status_code == 409
+    assert retry.get_json()["code"] == "game_changed"
     assert [t["field"] for t in api.game(game["id"])["turns"]] == ["ones"]
 
 

@@ -24,7 +24,7 @@ from ..i18n import _, ngettext
 from ..models import Account, AccountSession, ApiToken, LoginFailure, name_key, utcnow
 from ..store import games as store
 from . import audit, names
-from .errors import Conflict, InvalidInput, NotFound, Throttled
+from .errors import PASSWORD_CHANGED_ELSEWHERE, Conflict, InvalidInput, NotFound, Throttled
 
 NAME_MAX = 60
 # For every new password (sign-up, change, reset): OWASP ASVS 2.1.1 asks for at least 12.
@@ -263,6 +263,7 @@ def change_password(account: Account, current: str, new: str, remote_addr: str) 
                     "nowym hasłem."
                 ),
                 "current_password",
+                PASSWORD_CHANGED_ELSEWHERE,
             )
         locked.password_hash = new_hash
         _revoke_sessions(locked.id, keep=session_key)

@@ -24,7 +24,7 @@ from ..store import cache
 from ..store import games as store
 from ..store.rows import TurnRow
 from . import game_view, results, skill
-from .errors import Conflict, InvalidInput, NotFound
+from .errors import GAME_CHANGED, Conflict, InvalidInput, NotFound
 from .game_view import GameView
 from .games import expire_orm_game, locked_game
 
@@ -104,12 +104,12 @@ def correct_turn(
     with locked_game(account_id, game_id) as lock:
         view = game_view.load(account_id, game_id)
         if expected_seq is not None and expected_seq != view.next_seq:
-            raise Conflict(gettext(STALE))
+            raise Conflict(gettext(STALE), code=GAME_CHANGED)
         old = turn_to_correct(view, seq)
         field, column = _where(view, field, column)
         correction = _ask_the_rules(view, old.seq - 1, parsed, field, column)
         if expected_version is not None and expected_version != lock.version - 1:
-            raise Conflict(gettext(STALE))  # the lock has raised the version by one
+            raise Conflict(gettext(STALE), code=GAME_CHANGED)  # the lock raised the version
         corrected = _store(view, old, correction)
         cache.drop(game_id)
         results.store_results(view)

@@ -31,7 +31,19 @@ from ..store import cache
 from ..store import games as store
 from ..store.rows import GameLock, TurnRow
 from . import audit, game_view, results, skill
-from .errors import Conflict, InvalidInput, NotFound, ServiceError
+from .errors import (
+    GAME_CHANGED,
+    GAME_FINISHED,
+    GAME_NOT_FINISHED,
+    NOT_THEIR_TURN,
+    NOTHING_TO_UNDO,
+    SAME_DATA_CHANGED,
+    TURN_LIMIT,
+    Conflict,
+    InvalidInput,
+    NotFound,
+    ServiceError,
+)
 from .game_view import NO_GAME, GameView, is_game_id, load, stamp
 from .players import player_ids_by_names
 
@@ -174,7 +186,8 @@ def _retry_on_integrity_error(attempt: Callable[[], T], attempts: int = 3) -> T:
     except IntegrityError:
         db.session.rollback()
         raise Conflict(
-            _("Ktoś właśnie zmienił te same dane na innym telefonie. Spróbuj ponownie.")
+            _("Ktoś właśnie zmienił te same dane na innym telefonie. Spróbuj ponownie."),
+            code=SAME_DATA_CHANGED,
         ) from None
 
 
@@ -343,7 +356,7 @@ def _repeats_the_last_turn(
 
 def _check_turn(view: GameView, player: str | None) -> None:
     if view.finished:
-        raise Conflict(_over(view))
+        raise Conflict(_over(view), code=GAME_FINISHED)
     if player is not None:
         current = view.current_name or ""
         if player.casefold() != current.casefold():
@@ -354,13 +367,15 @@ def _check_turn(view: GameView, player: str | None) -> None:
                     player=player,
                 ),
                 "player",
+                NOT_THEIR_TURN,
             )
     if len(view.turns) >= MAX_TURNS_PER_GAME:
         raise Conflict(
             _(
                 "Gra ma już %(num)d ruchów: więcej nie można zapisać.",
                 num=MAX_TURNS_PER_GAME,
-            )
+            ),
+            code=TURN_LIMIT,
         )
 
 
@@ -390,8 +405,9 @@ def _play(view: GameView, dice: rules.Dice, field: object, column: object) -> Tu
             raise InvalidInput(_("Podaj pole tabeli."), "field")
         try:
             record = view.state.play_turn(dice, field, column)
-        except rules.MoveRefused as exc:
-            raise Conflict(rules_text(exc), "field") from exc
+        except rules.MoveRefused as exc:  # with the rules' own code (`rules.Code`)
+            code = None if exc.code is None else str(exc.code)
+            raise Conflict(rules_text(exc), "field", code) from exc
         except rules.RulesError as exc:
             raise InvalidInput(rules_text(exc), "field") from exc
     return TurnRow(
@@ -448,10 +464,11 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
         view = load(account_id, game_id)
         if expected_seq is not None and expected_seq != view.next_seq:
             raise Conflict(
-                _("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie.")
+                _("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie."),
+                code=GAME_CHANGED,
             )
         if not view.turns:
-            raise Conflict(_("Nie ma czego cofać: to początek gry."))
+            raise Conflict(_("Nie ma czego cofać: to początek gry."), code=NOTHING_TO_UNDO)
         view.state.undo()
         last = view.turns.pop()
         last.undone_at = utcnow()
@@ -483,7 +500,7 @@ def rematch(account_id: int, game_id: int) -> GameView:
         if existing is None:
             game, seats = store.read_game_by_id(game_id)
             if not game.finished:
-                raise Conflict(_("Rewanż można zagrać po zakończeniu gry."))
+                raise Conflict(_("Rewanż można zagrać po zakończeniu gry."), code=GAME_NOT_FINISHED)
             players = [s.player.id for s in seats]
             view = _start(
                 account_id,

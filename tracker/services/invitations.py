@@ -28,7 +28,7 @@ from ..i18n import N_, _, gettext
 from ..models import Game, GameInvitation, utcnow
 from ..store import games as game_store
 from . import audit
-from .errors import Conflict, InvalidInput, NotFound
+from .errors import GAME_LONG_OVER, INVITATION_LIMIT, Conflict, InvalidInput, NotFound
 from .game_view import NO_GAME, is_game_id
 
 PLAY = "play"
@@ -205,7 +205,9 @@ def _create(account_id: int, game_id: object, mode: str) -> tuple[Invitation, st
     moment = now()
     if finished_at is not None and finished_at + AFTER_END <= moment:
         raise Conflict(
-            _("Ta gra skończyła się dawno: zaproszenie do niej już by nie działało."), "mode"
+            _("Ta gra skończyła się dawno: zaproszenie do niej już by nie działało."),
+            "mode",
+            GAME_LONG_OVER,
         )
     live_count = db.session.scalar(
         select(func.count())
@@ -221,6 +223,7 @@ def _create(account_id: int, game_id: object, mode: str) -> tuple[Invitation, st
                 num=MAX_LIVE_PER_GAME,
             ),
             "mode",
+            INVITATION_LIMIT,
         )
     token = secrets.token_urlsafe(TOKEN_BYTES)
     invitation = GameInvitation(

@@ -29,7 +29,7 @@ from ..store import games as store
 from ..store import skill as skill_store
 from . import audit
 from .accounts import clean_name
-from .errors import Conflict, InvalidInput, NotFound
+from .errors import PLAYER_GONE, Conflict, InvalidInput, NotFound
 from .names import char_label, graphemes, has_visible_core, refused_character
 
 NAME_MAX = 30  # characters as people count them: "👨‍👩‍👧 Kowalscy" has 10
@@ -232,6 +232,7 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Play
                     name=chosen,
                 ),
                 "target",
+                PLAYER_GONE,
             )
         names = (source.name, target.name)
         shared = _shared_games(source.id, target.id)

@@ -25,7 +25,7 @@ from ..i18n import N_, _, gettext, ngettext
 from ..models import Account, Invite, SignupAttempt, name_key, utcnow
 from ..store import games as store
 from . import accounts, audit
-from .errors import Conflict, InvalidInput, ServiceError, Throttled
+from .errors import INVITE_LIMIT, Conflict, InvalidInput, ServiceError, Throttled
 
 POLICIES = ("open", "invite", "closed")
 DEFAULT_POLICY = "open"
@@ -243,7 +243,8 @@ def create_invite(
                     "To konto ma już %(num)d ważnych, niewykorzystanych zaproszeń: poczekaj, aż "
                     "ktoś ich użyje albo wygasną.",
                     num=ACTIVE_INVITES_MAX,
-                )
+                ),
+                code=INVITE_LIMIT,
             )
         code = new_code()
         invite = Invite(
