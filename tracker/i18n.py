@@ -88,6 +88,7 @@ JS_STRINGS: dict[str, str] = {
     "dice.filled": N_("Kość nr %(number)s: %(face)s – dotknij, aby usunąć"),
     "dice.removed": N_("Kość nr %(number)s: usunięta."),
     "turn.offline_retry": N_("Brak połączenia z serwerem – spróbuj ponownie."),
+    "turn.undone_elsewhere": N_("Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s."),
     "invite.copied": N_("Skopiowano link."),
     "invite.selected": N_("Link zaznaczony – skopiuj go z menu telefonu."),
 }

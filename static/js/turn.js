@@ -20,12 +20,36 @@
   const newGame = document.querySelector("[data-new-game]");
   if (newGame) enhanceNewGame(newGame);
 
+  let seqBefore = null; // the turn the screen showed before a swap
   window.addEventListener("kosci:before-swap", () => {
     const turn = document.querySelector("[data-turn]");
     const input = turn && turn.querySelector("[data-dice-input]");
     carried = input ? { dice: input.value, seq: turn.dataset.seq } : null;
+    seqBefore = turn ? Number(turn.dataset.seq) : null;
   });
-  window.addEventListener("kosci:swapped", (event) => init(event.detail.main));
+  window.addEventListener("kosci:swapped", (event) => {
+    tellUndoneElsewhere(event.detail.main);
+    init(event.detail.main);
+  });
+
+  /** The screen went back a turn without this phone asking: another phone took a turn back
+   * (this phone's own undo is a form, a page of its own). Say so, as a write from another
+   * phone is said, so that nobody at the table believes the turn still stands. */
+  function tellUndoneElsewhere(main) {
+    const turn = main.querySelector("[data-turn]");
+    if (seqBefore === null || !turn || Number(turn.dataset.seq) >= seqBefore) return;
+    if (carried && carried.dice) return; // dice typed: the server's word on them says it (overtaken)
+    const name = main.querySelector(".turn-name");
+    const note = document.createElement("p");
+    note.className = "flash flash-info";
+    note.dataset.undoneElsewhere = "";
+    note.textContent = t("turn.undone_elsewhere").replace("%(name)s", name ? name.textContent : "");
+    const box = document.createElement("div");
+    box.className = "flashes";
+    box.setAttribute("role", "status");
+    box.append(note);
+    turn.before(box);
+  }
 
   function init(scope) {
     const turn = scope.querySelector("[data-turn]");

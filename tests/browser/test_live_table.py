@@ -109,6 +109,11 @@ def test_an_undo_and_the_end_of_a_game_reach_the_other_phones(phones: Any):
 
     expect(b.locator(".turn-status")).not_to_contain_text("18", timeout=LIVE_MS)
     assert not_reloaded(b)
+    # Not in silence: whoever looks at this phone learns the turn no longer stands.
+    expect(b.locator("[data-undone-elsewhere]")).to_have_text(
+        "Na innym telefonie cofnięto ruch. Teraz kolej: Ala."
+    )
+    expect(a.locator("[data-undone-elsewhere]")).to_have_count(0)  # its own undo: its own page
 
 
 def test_a_turn_written_meanwhile_is_named_and_the_typed_dice_stay(phones: Any):
