@@ -14,6 +14,7 @@ import dataclasses
 import io
 import json
 import re
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +41,7 @@ from tracker.services import (
     transfer,
 )
 from tracker.services.filters import GameFilter
+from tracker.services.transfer import write as write_module
 
 from .apps import built_once, dispose_engines
 
@@ -193,6 +195,40 @@ def test_export_then_import_into_a_fresh_account_gives_identical_games(
         "poker",
         "triple",
     }
+
+
+def test_a_player_a_phone_adds_while_the_file_is_imported_is_found_not_a_refusal(
+    app: Flask, family: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+):
+    """A game started on a phone with one of the file's new names, just as the import looks
+    for the players it lacks: that player is the file's, once; the import does not refuse the
+    file because of it."""
+    real_keys = write_module._player_keys
+    started: list[int] = []
+
+    def keys_read_just_before_a_phone_starts_a_game(account_id: int) -> set[str]:
+        stale = real_keys(account_id)
+        if not started:
+
+            def phone() -> None:
+                with app.app_context():
+                    started.append(games.create_game(account_id, "poker", ["Ala", "Zenek"]).id)
+
+            thread = threading.Thread(target=phone)
+            thread.start()
+            thread.join(30)
+        return stale
+
+    monkeypatch.setattr(write_module, "_player_keys", keys_read_just_before_a_phone_starts_a_game)
+    with app.app_context():
+        result = transfer.import_account(family["target"], family["document"])
+
+        assert result.games == 6
+        assert result.players == 3  # Ala came from the phone's game
+        names = sorted(p.name for p in players.list_players(family["target"]))
+        assert names.count("Ala") == 1
+        assert "Zenek" in names
+    assert len(started) == 1
 
 
 def test_the_imported_account_exports_the_same_document(app: Flask, family: dict[str, Any]):

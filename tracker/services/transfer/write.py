@@ -310,41 +310,59 @@ def write_games(
     return written, players_written
 
 
+# How often the players are written again when another write (a game started on a phone with a
+# new name) added one of them meanwhile: each time, what was added is found, not added again.
+PLAYER_ATTEMPTS = 3
+
+
 def _write_players(account_id: int, players: Players) -> tuple[dict[str, int], int]:
     """Add the players the account lacks; every player's id by name key, and how many were
-    added."""
-    try:
-        existing = set(
-            db.session.scalars(
-                select(_players_table.c.name_key).where(_players_table.c.account_id == account_id)
+    added. A player another write added meanwhile is taken as found (the unique key refuses
+    the second one, and the players are read again), not a reason to refuse the file."""
+    for attempt in range(PLAYER_ATTEMPTS):
+        try:
+            return _add_missing_players(account_id, players)
+        except IntegrityError as exc:
+            db.session.rollback()
+            if attempt == PLAYER_ATTEMPTS - 1:
+                raise Conflict(refused(gettext(SAME_TIME))) from exc
+        except BaseException:
+            db.session.rollback()
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _player_keys(account_id: int) -> set[str]:
+    return set(
+        db.session.scalars(
+            select(_players_table.c.name_key).where(_players_table.c.account_id == account_id)
+        )
+    )
+
+
+def _add_missing_players(account_id: int, players: Players) -> tuple[dict[str, int], int]:
+    """One try of `_write_players`: IntegrityError when a player was added meanwhile."""
+    existing = _player_keys(account_id)
+    missing = [
+        {
+            "account_id": account_id,
+            "name": name,
+            "name_key": key,
+            "created_at": created_at or utcnow(),
+        }
+        for key, (name, created_at) in players.items()
+        if key not in existing
+    ]
+    if missing:
+        db.session.execute(insert(_players_table), missing)
+    player_ids: dict[str, int] = dict(
+        db.session.execute(
+            select(_players_table.c.name_key, _players_table.c.id).where(
+                _players_table.c.account_id == account_id
             )
-        )
-        missing = [
-            {
-                "account_id": account_id,
-                "name": name,
-                "name_key": key,
-                "created_at": created_at or utcnow(),
-            }
-            for key, (name, created_at) in players.items()
-            if key not in existing
-        ]
-        if missing:
-            db.session.execute(insert(_players_table), missing)
-        player_ids: dict[str, int] = dict(
-            db.session.execute(
-                select(_players_table.c.name_key, _players_table.c.id).where(
-                    _players_table.c.account_id == account_id
-                )
-            ).all()
-        )
-        db.session.commit()
-    except IntegrityError as exc:
-        db.session.rollback()
-        raise Conflict(refused(gettext(SAME_TIME))) from exc
-    except BaseException:
-        db.session.rollback()
-        raise
+        ).all()
+    )
+    db.session.commit()
     return player_ids, len(missing)
 
 
