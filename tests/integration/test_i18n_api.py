@@ -107,8 +107,11 @@ def test_a_turn_for_a_finished_game_is_a_409_in_english_and_in_polish(api: Api):
     english = error(post(api, url, body, ENGLISH), 409)
     polish = error(post(api, url, body, POLISH), 409)
 
-    assert english == {"error": "The game is over: every sheet is full."}
-    assert polish == {"error": "Gra jest zakończona: wszystkie tabele są pełne."}
+    assert english == {"error": "The game is over: every sheet is full.", "code": "game_finished"}
+    assert polish == {
+        "error": "Gra jest zakończona: wszystkie tabele są pełne.",
+        "code": "game_finished",
+    }
 
 
 def test_another_accounts_game_is_a_404_in_english(app: Flask, api: Api):
