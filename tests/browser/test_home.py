@@ -36,6 +36,13 @@ def test_rules_link_opens_the_rules_page(page: Page):
 
     expect(page).to_have_url("/zasady")
     expect(page.get_by_role("heading", name="Zasady", level=1)).to_be_visible()
+    # Its contents: each link a thumb's target.
+    contents = page.get_by_role("navigation", name="Na tej stronie").get_by_role("link")
+    assert contents.count() >= 10
+    for link in contents.all():
+        box = link.bounding_box()
+        assert box is not None
+        assert box["height"] >= 48, (link.inner_text(), box)
 
 
 def test_unknown_page_is_a_polish_404_that_fits_a_phone(page: Page, screenshot):
