@@ -8,8 +8,10 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from flask import Response, current_app
 from flask_compress import Compress
 from flask_login import LoginManager
+from flask_login.config import COOKIE_NAME
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -77,7 +79,27 @@ csrf = CSRFProtect()
 # and compressing every turn's answer would cost the server more than it saves.
 compress = Compress()
 COMPRESS_MIMETYPES = ["text/html", "text/css", "text/javascript", "image/svg+xml"]
-login_manager = LoginManager()
+
+
+class KosciLoginManager(LoginManager):
+    """Flask-Login's manager, deleting the remember cookie with the attributes it was set
+    with. Over HTTPS the cookie is `__Host-remember_token`, which a browser takes, and so
+    deletes, only with Secure: Flask-Login 0.6 deletes it without, the browser refuses that,
+    and the token of a browser signed out stayed on it (refused by the server, but kept)."""
+
+    def _clear_cookie(self, response: Response) -> None:
+        config = current_app.config
+        response.delete_cookie(
+            config.get("REMEMBER_COOKIE_NAME", COOKIE_NAME),
+            domain=config.get("REMEMBER_COOKIE_DOMAIN"),
+            path=config.get("REMEMBER_COOKIE_PATH", "/"),
+            secure=bool(config.get("REMEMBER_COOKIE_SECURE", False)),
+            httponly=bool(config.get("REMEMBER_COOKIE_HTTPONLY", True)),
+            samesite=config.get("REMEMBER_COOKIE_SAMESITE"),
+        )
+
+
+login_manager = KosciLoginManager()
 login_manager.login_view = "auth.sign_in"
 # Translated when flashed (`localize_callback`, set by tracker.i18n.init_i18n).
 login_manager.login_message = N_("Zaloguj się, aby kontynuować.")

@@ -183,6 +183,26 @@ def test_over_https_the_remember_cookie_is_secure_host_only_and_lax(client: Flas
     assert not any(attribute.startswith("domain=") for attribute in attributes(remember))
 
 
+@pytest.mark.parametrize("app_config", [{"KOSCI_HTTPS": True}])
+def test_over_https_signing_out_deletes_the_remember_cookie_as_it_was_set(client: FlaskClient):
+    """A browser takes (and so deletes) a `__Host-` cookie only with Secure: a deletion
+    without it is refused, and the signed-out token would stay on the phone for a year."""
+    sign_up(client, HTTPS)
+    token = form_token(client, "/konto", base_url=HTTPS)
+
+    response = client.post(
+        "/wyloguj",
+        base_url=HTTPS,
+        data={"csrf_token": token},
+        headers={"Referer": f"{HTTPS}/konto"},
+    )
+
+    assert response.status_code == 302
+    deleted = set_cookie(response, "__Host-remember_token")
+    assert {"secure", "httponly", "path=/", "max-age=0"} <= attributes(deleted)
+    assert not any(attribute.startswith("domain=") for attribute in attributes(deleted))
+
+
 def test_without_https_cookies_keep_plain_names_and_no_hsts_is_sent(client: FlaskClient):
     token = form_token(client, "/rejestracja")
     response = client.post(
