@@ -102,7 +102,7 @@ def serve_command(
         # Forked workers must not share the connections the migration opened.
         for engine in db.engines.values():
             engine.dispose()
-    click.echo(startup_message(host, port))
+    click.echo(startup_message(host, port, int(app.config.get("KOSCI_PROXY_HOPS") or 0)))
     if schedule is not None:
         click.echo(
             f"Automatyczne kopie bazy: teraz i co 24 h do {schedule.directory} "
@@ -130,14 +130,28 @@ def check_port_free(host: str, port: int) -> None:
             probe.bind((host, port))
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
+                free = _free_port_near(host, port)
+                other = f", np. --port {free}" if free else ""
                 raise click.ClickException(
                     f"Port {port} jest już zajęty: może Kości (albo inny program) już na nim "
-                    f"działają. Zatrzymaj tamten serwer albo wybierz inny port, np. "
-                    f"--port {port + 1 if port < 65535 else port - 1}."
+                    f"działają. Zatrzymaj tamten serwer albo wybierz inny port{other}."
                 ) from exc
             raise click.ClickException(
                 f"Nie można nasłuchiwać na {host}:{port}: {exc.strerror or exc}."
             ) from exc
+
+
+def _free_port_near(host: str, port: int) -> int | None:
+    """The first port after `port` (of the next 20) that nothing listens on, to suggest."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    for candidate in range(port + 1, min(port + 21, 65536)):
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind((host, candidate))
+            except OSError:
+                continue
+            return candidate
+    return None
 
 
 def run_server(
@@ -330,8 +344,12 @@ def _serve_with_gunicorn(
     Server().run()
 
 
-def startup_message(host: str, port: int) -> str:
-    """Where to open the app: on this computer, and from a phone on the same Wi-Fi."""
+def startup_message(host: str, port: int, proxy_hops: int = 0) -> str:
+    """Where to open the app: on this computer, and from a phone on the same Wi-Fi; behind a
+    proxy (`KOSCI_PROXY_HOPS`), the address the proxy reaches it at, and a word if the app
+    listens where a phone could reach it past the proxy."""
+    if proxy_hops:
+        return _behind_a_proxy(host, port, proxy_hops)
     lines = ["Kości działa. Otwórz w przeglądarce:"]
     if host in ("0.0.0.0", "::", ""):
         lines.append(f"  na tym komputerze:                 http://localhost:{port}")
@@ -349,6 +367,23 @@ def startup_message(host: str, port: int) -> str:
     else:
         shown = f"[{host}]" if ":" in host else host
         lines.append(f"  http://{shown}:{port}")
+    lines.append("Zatrzymanie: Ctrl+C.")
+    return "\n".join(lines)
+
+
+def _behind_a_proxy(host: str, port: int, hops: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    lines = [
+        f"Kości działa za serwerem proxy (KOSCI_PROXY_HOPS={hops}): telefony otwierają adres, "
+        "pod którym proxy wystawia aplikację.",
+        f"  proxy łączy się z: http://{shown}:{port}",
+    ]
+    if not _is_loopback(host):
+        lines.append(
+            "  Uwaga: aplikacja słucha nie tylko na tym komputerze, więc można ją otworzyć z "
+            "pominięciem proxy i podać sobie dowolny adres w X-Forwarded-For. Jeśli proxy "
+            "działa na tym komputerze, uruchom z --host 127.0.0.1."
+        )
     lines.append("Zatrzymanie: Ctrl+C.")
     return "\n".join(lines)
 

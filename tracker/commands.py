@@ -26,7 +26,7 @@ from .store import cache
 @click.command("create-account")
 @with_appcontext
 @click.argument("name")
-@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
+@click.option("--password", prompt="Hasło", hide_input=True, confirmation_prompt="Powtórz hasło")
 def create_account_command(name: str, password: str) -> None:
     """Create an account (a household or club) named NAME."""
     try:
@@ -84,7 +84,9 @@ def recompute_command() -> None:
 @click.command("reset-password")
 @with_appcontext
 @click.argument("name")
-@click.option("--password", prompt="Nowe hasło", hide_input=True, confirmation_prompt=True)
+@click.option(
+    "--password", prompt="Nowe hasło", hide_input=True, confirmation_prompt="Powtórz nowe hasło"
+)
 def reset_password_command(name: str, password: str) -> None:
     """Set a new password for account NAME (asked twice unless --password is given); every
     browser signed in to the account is signed out. For the person who runs the server."""

@@ -60,6 +60,21 @@ def test_serve_on_localhost_says_phones_cannot_connect():
     assert "--host 0.0.0.0" in message
 
 
+def test_serve_behind_a_proxy_names_the_address_the_proxy_reaches():
+    """Behind a proxy the phones open the proxy's address: `serve` must not advise listening
+    on every address (a phone could then reach the app past the proxy, and name any address
+    it likes in X-Forwarded-For), and says so when it does."""
+    local = cli.startup_message("127.0.0.1", 8000, proxy_hops=1)
+    everywhere = cli.startup_message("0.0.0.0", 8000, proxy_hops=1)
+
+    assert "za serwerem proxy (KOSCI_PROXY_HOPS=1)" in local
+    assert "proxy łączy się z: http://127.0.0.1:8000" in local
+    assert "--host 0.0.0.0" not in local
+    assert "Uwaga" not in local
+    assert "z pominięciem proxy" in everywhere
+    assert "--host 127.0.0.1" in everywhere
+
+
 def test_serve_without_a_known_lan_address_still_says_what_to_do(
     monkeypatch: pytest.MonkeyPatch,
 ):
