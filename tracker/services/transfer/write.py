@@ -319,17 +319,18 @@ def _write_players(account_id: int, players: Players) -> tuple[dict[str, int], i
     """Add the players the account lacks; every player's id by name key, and how many were
     added. A player another write added meanwhile is taken as found (the unique key refuses
     the second one, and the players are read again), not a reason to refuse the file."""
-    for attempt in range(PLAYER_ATTEMPTS):
+    attempt = 1
+    while True:
         try:
             return _add_missing_players(account_id, players)
         except IntegrityError as exc:
             db.session.rollback()
-            if attempt == PLAYER_ATTEMPTS - 1:
+            if attempt == PLAYER_ATTEMPTS:
                 raise Conflict(refused(gettext(SAME_TIME))) from exc
+            attempt += 1
         except BaseException:
             db.session.rollback()
             raise
-    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _player_keys(account_id: int) -> set[str]:
