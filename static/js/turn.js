@@ -21,6 +21,8 @@
   if (newGame) enhanceNewGame(newGame);
 
   let seqBefore = null; // the turn the screen showed before a swap
+  // The turn of a write that did not get through, while its „Ponów” is on the banner.
+  let retrySeq = null;
   window.addEventListener("kosci:before-swap", () => {
     const turn = document.querySelector("[data-turn]");
     const input = turn && turn.querySelector("[data-dice-input]");
@@ -28,9 +30,21 @@
     seqBefore = turn ? Number(turn.dataset.seq) : null;
   });
   window.addEventListener("kosci:swapped", (event) => {
+    forgetMootRetry(event.detail.main);
     tellUndoneElsewhere(event.detail.main);
     init(event.detail.main);
   });
+
+  /** A write's „Ponów”, once the screen swapped in is past that write's turn: the turn was
+   * written (the answer lost, or on another phone) or taken back, and the new screen says so.
+   * A retry would only be refused, so the banner goes. On the same turn (the connection back,
+   * nothing changed) it stays: the dice came along, and „Ponów” writes them. */
+  function forgetMootRetry(main) {
+    const turn = main.querySelector("[data-turn]");
+    if (retrySeq === null || (turn && turn.dataset.seq === retrySeq)) return;
+    retrySeq = null;
+    if (window.kosciLive) window.kosciLive.online(true);
+  }
 
   /** The screen went back a turn without this phone asking: another phone took a turn back
    * (this phone's own undo is a form, a page of its own). Say so, as a write from another
@@ -170,7 +184,11 @@
         root.classList.remove("is-sending");
         const live = window.kosciLive;
         if (live) {
-          live.offline(t("turn.offline_retry"), () => send(write, button), true);
+          retrySeq = root.dataset.seq;
+          live.offline(t("turn.offline_retry"), () => {
+            retrySeq = null;
+            send(write, button);
+          }, true);
         }
         else write.submit();
         return;
@@ -178,7 +196,13 @@
       if (window.kosciLive) window.kosciLive.online(true);
       if (written) {
         save(root.dataset.seq, "");
-        input.value = ""; // written: these dice are not carried to the next turn
+        // Written: these dice are not carried to the next turn, from this screen or from one
+        // swapped in for the same turn meanwhile.
+        for (const screen of [root, document.querySelector("[data-turn]")]) {
+          if (screen && screen.dataset.seq === root.dataset.seq) {
+            screen.querySelector("[data-dice-input]").value = "";
+          }
+        }
         if (!(await refreshTo(written.url))) {
           // Written, but the connection dropped before the screen could show it (live.js says
           // so): no longer sending, so that live.js's polls, which leave a sending screen
@@ -280,9 +304,19 @@
         if (roll.full()) load();
         return;
       }
+      await follow(response);
+    }
+
+    /** Go where the server's 409 says the game is now (its Content-Location). The address
+     * keeps the typed dice while they wait to be written; without them, they are the roll
+     * already written at their turn, so they are dropped here too, not carried on. */
+    async function follow(response) {
       const next = response.headers.get("Content-Location");
       const url = new URL(next || gameUrl().href, location.href);
-      if (!roll.full()) {
+      if (next && !url.searchParams.has("dice")) {
+        input.value = "";
+        save(root.dataset.seq, "");
+      } else if (!roll.full()) {
         // A few dice: they come back through the swap, not the address (which pencils in five).
         url.searchParams.delete("dice");
         url.searchParams.delete("seq");
@@ -305,10 +339,9 @@
         if (window.kosciLive) window.kosciLive.online(true);
         if (!response.ok) {
           // Another phone has written this turn (409: the answer says where the game is now,
-          // with these dice kept) or the session ended: show the game.
-          const next = response.headers.get("Content-Location");
-          const url = next ? new URL(next, location.href).href : gameUrl().href;
-          await refreshTo(url);
+          // with these dice kept, or not when they are the roll written) or the session
+          // ended: show the game.
+          await follow(response);
           return;
         }
         const html = await response.text();

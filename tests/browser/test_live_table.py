@@ -367,6 +367,34 @@ def test_a_lost_answer_sent_again_is_written_once(phones: Any, live_server):
     assert typed_dice(a) == ""
 
 
+def test_a_lost_answer_that_the_screen_catches_up_with_by_itself_is_said_written(
+    phones: Any, live_server
+):
+    """The answer is lost, and before anyone taps „Ponów” the next poll finds the game changed
+    and shows it: the turn is this phone's own, so the screen says „Zapisano” and the retry
+    banner goes. Ala's dice must not be carried onto Ola's turn with her fields pencilled in,
+    as if another phone had written (one more tap would write Ala's roll for Ola)."""
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    game_id = int(path.rsplit("/", 1)[1])
+    tap_dice(a, "55531")
+
+    def lose_the_answer(route: Route) -> None:
+        route.fetch()
+        route.abort("connectionreset")
+
+    on_the_first(a, "**/ruch", lose_the_answer)
+    field_button(a, "fives").click()
+    expect(a.locator(".net-banner")).to_be_visible()
+
+    expect(a.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS * 4)  # by a poll
+    expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
+    expect(a.get_by_text(re.compile("Na innym telefonie"))).to_have_count(0)
+    expect(a.locator("[data-turn] [data-field]")).to_have_count(0)  # nothing pencilled in
+    assert typed_dice(a) == ""
+    expect(a.locator(".net-banner")).to_be_hidden()
+    assert turns_in_force(live_server, game_id) == 1
+
+
 def test_an_answer_that_cannot_be_read_offers_a_retry(phones: Any, live_server):
     """The server writes the turn, but its answer cannot be read (cut off on the way, or
     mangled by a proxy): the screen must not stay stuck sending; it offers „Ponów”, as for a

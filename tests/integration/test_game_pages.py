@@ -365,6 +365,44 @@ def test_a_stale_fragment_request_is_refused_and_the_page_says_why(table: Table)
     assert 'value="five_of_a_kind" data-points="50"' in html
 
 
+@pytest.mark.parametrize("typed", ["66612", "21666"])
+def test_dice_that_are_the_roll_written_at_their_turn_stand_written_not_carried(
+    table: Table, typed: str
+):
+    """A phone asks for pencil marks for turn 1 with the very roll turn 1 holds (its own write,
+    the answer lost; or the same roll typed on another phone, in any order): the roll stands
+    written, said as a write is, with its undo. The dice are not carried to Ola's turn, where
+    one more tap would write Ala's roll for Ola."""
+    game_id = table.new_game(["Ala", "Ola"])
+    table.write(game_id, "66612", "sixes")
+
+    response = table.client.get(f"/gry/{game_id}?dice={typed}&fragment=fields&seq=1")
+
+    assert response.status_code == 409
+    assert response.headers["Content-Location"] == f"/gry/{game_id}"
+    html = table.client.get(response.headers["Content-Location"]).get_data(as_text=True)
+    assert text_of(html).count("Zapisano: Ala – Szóstki 18") == 1
+    assert "data-undo-written" in html
+    assert "Na innym telefonie zapisano" not in html
+    assert "data-write" not in html  # nothing pencilled in for Ola
+
+
+def test_the_roll_written_with_turns_after_it_names_them(table: Table):
+    game_id = table.new_game(["Ala", "Ola"])
+    table.write(game_id, "66612", "sixes")
+    table.write(game_id, "33322", "full_house")
+
+    response = table.client.get(f"/gry/{game_id}?dice=66612&fragment=fields&seq=1")
+
+    assert response.status_code == 409
+    assert response.headers["Content-Location"] == f"/gry/{game_id}"
+    html = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+    assert (
+        "Te kości są już zapisane: Ala – Szóstki 18. Potem na innym telefonie zapisano: "
+        "Ola – Ful 25. Teraz kolej: Ala." in html
+    )
+
+
 def test_a_fragment_for_a_turn_taken_back_since_says_so(table: Table):
     """Dice typed for Ola's turn 2, and another phone takes back Ala's turn 1: not „zapisano
     już” (nothing was written), but the undo, and whose turn it is now."""
@@ -494,6 +532,24 @@ def test_a_stale_phone_cannot_write_the_next_players_turn(table: Table):
     assert "Teraz kolej: Ola." in html
     assert '<h1 class="turn-name">Ola</h1>' in html
     assert 'value="five_of_a_kind" data-points="50"' in html
+    assert len(table.view(game_id).turns) == 1
+
+
+def test_the_same_roll_sent_into_another_field_is_not_carried_to_the_next_player(
+    table: Table,
+):
+    """Two phones, the same roll for Ala: one writes Ful, the other (stale) asks for Szansa.
+    The roll is written; the stale phone is told where, and its dice are not carried to Ola."""
+    game_id = table.new_game(["Ala", "Ola"])
+    table.write(game_id, "33322", "full_house", seq=1)
+
+    stale = table.write(game_id, "23233", "chance", seq=1)
+
+    assert stale.status_code == 303
+    assert stale.headers["Location"] == f"/gry/{game_id}"
+    html = text_of(table.client.get(stale.headers["Location"]).get_data(as_text=True))
+    assert "Na innym telefonie zapisano już: Ala – Ful 25. Teraz kolej: Ola." in html
+    assert "Twoje kości zostały" not in html
     assert len(table.view(game_id).turns) == 1
 
 

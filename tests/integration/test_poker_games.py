@@ -513,6 +513,21 @@ def test_a_stale_phone_cannot_write_a_hand_twice(table: Table):
     assert len(table.view(game_id).turns) == 1
 
 
+def test_a_hand_whose_answer_was_lost_stands_written_when_the_screen_catches_up(table: Table):
+    """The phone typed 12345 for hand 1 and its write's answer was lost; its screen, redrawn,
+    asks for hand 1 with those dice: the hand stands written, nothing is carried to Ola."""
+    game_id = table.new_match(["Ala", "Ola"])
+    table.hand(game_id, "12345")
+
+    response = table.client.get(f"/gry/{game_id}?dice=54321&fragment=fields&seq=1")
+
+    assert response.status_code == 409
+    assert response.headers["Content-Location"] == f"/gry/{game_id}"
+    html = text_of(table.page(f"/gry/{game_id}"))
+    assert html.count("Zapisano: Ala – Strit 1-2-3-4-5") == 1
+    assert "Na innym telefonie zapisano" not in html
+
+
 def test_a_hand_sent_again_before_the_page_is_shown_says_zapisano_once(table: Table):
     """The first answer was lost after its cookie had arrived: the phone sends the same hand
     again, which finds it written. One „Zapisano”, with one undo."""

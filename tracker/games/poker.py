@@ -243,12 +243,17 @@ def _to_match(game_id: int) -> Response:
 
 
 def written(after: GameView) -> Response:
-    """After a hand is written: back to the match. While the round goes on, the flash names
-    the hand; after its last hand, the round's result on the screen says it all."""
+    """After a hand is written: back to the match, with `say_written`."""
+    say_written(after)
+    return _to_match(after.game.id)
+
+
+def say_written(after: GameView) -> None:
+    """The flash for the last hand written. While the round goes on, it names the hand; after
+    the round's last hand, the round's result on the screen says it all."""
     if after.match.current_round is not None:
         # "written": the match's screen puts the undo of this hand next to the message.
         flash_once(_("Zapisano: %(turn)s", turn=str(hand_text(after, after.turns[-1]))), "written")
-    return _to_match(after.game.id)
 
 
 def undo_message(before: GameView, after: GameView) -> str:

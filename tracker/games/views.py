@@ -189,12 +189,17 @@ def play(game_id: int) -> ResponseReturnValue:
     stale = seq is not None and seq != view.next_seq
     if fragment and (stale or view.finished):
         # Another phone wrote meanwhile: say what, and keep the dice (turn.js goes to the
-        # game as the answer's Content-Location says, with them).
+        # game as the answer's Content-Location says, with them). Dice that are the very roll
+        # written at their turn (this phone's write, its answer lost) stand written instead.
         assert seq is not None or view.finished
-        written = view.turns[seq - 1 :] if seq is not None else []
-        taken_back = seq is not None and seq > view.next_seq
-        flash(overtaken_text(view, written, taken_back=taken_back), "error")
-        kept = None if view.finished else dice_text
+        kept = None
+        if seq is not None and games.written_with(view, seq, dice_text):
+            _say_stands_written(view, seq)
+        else:
+            written = view.turns[seq - 1 :] if seq is not None else []
+            taken_back = seq is not None and seq > view.next_seq
+            flash(overtaken_text(view, written, taken_back=taken_back), "error")
+            kept = None if view.finished else dice_text
         location = url_for(
             "games.play", game_id=game_id, dice=kept or None, seq=view.next_seq if kept else None
         )
@@ -306,8 +311,7 @@ def write(game_id: int) -> ResponseReturnValue:
     if after.is_poker:
         answer = poker.written(after)
     else:
-        # "written": the game's screen puts the undo of this turn next to the message.
-        flash_once(_("Zapisano: %(turn)s", turn=turn_text(after, after.turns[-1])), "written")
+        _say_written(after)
         answer = _to_game(game_id)
     if prefers_minimal():
         # turn.js: what changed, and where the screen is now (the message waits there).
@@ -317,7 +321,55 @@ def write(game_id: int) -> ResponseReturnValue:
     return answer
 
 
-def overtaken_text(view: GameView, written: list[TurnRow], *, taken_back: bool = False) -> str:
+def _say_written(after: GameView) -> None:
+    """The flash for the turn just written, the last of `after`."""
+    if after.is_poker:
+        poker.say_written(after)
+    else:
+        # "written": the game's screen puts the undo of this turn next to the message.
+        flash_once(_("Zapisano: %(turn)s", turn=turn_text(after, after.turns[-1])), "written")
+
+
+def _say_stands_written(view: GameView, seq: int) -> None:
+    """A phone's dice for turn `seq` are the roll that turn holds (`games.written_with`): said
+    as a write is; with the turns written after it on other phones, when there are any."""
+    later = view.turns[seq:]
+    if not later:
+        _say_written(view)
+        return
+    turn = _turn_words(view, view.turns[seq - 1])
+    done = "; ".join(_turn_words(view, t) for t in later)
+    if view.finished:
+        flash(
+            _(
+                "Te kości są już zapisane: %(turn)s. Potem na innym telefonie zapisano: "
+                "%(turns)s. Gra jest zakończona.",
+                turn=turn,
+                turns=done,
+            ),
+            "info",
+        )
+        return
+    flash(
+        _(
+            "Te kości są już zapisane: %(turn)s. Potem na innym telefonie zapisano: %(turns)s. "
+            "Teraz kolej: %(name)s.",
+            turn=turn,
+            turns=done,
+            name=view.current_name,
+        ),
+        "info",
+    )
+
+
+def _turn_words(view: GameView, turn: TurnRow) -> str:
+    """A turn or a poker hand as the flashes say it: "Ala – Ful 25"."""
+    return str(poker.hand_text(view, turn)) if view.is_poker else turn_text(view, turn)
+
+
+def overtaken_text(
+    view: GameView, written: list[TurnRow], *, taken_back: bool = False, dice_kept: bool = True
+) -> str:
     """What another phone wrote meanwhile, said so that the table can check it: "Na innym
     telefonie zapisano już: Ola – Ful 25. Teraz kolej: Ala. Twoje kości zostały…"; or, with
     `taken_back`, that it took back the turn these dice were for."""
@@ -329,12 +381,15 @@ def overtaken_text(view: GameView, written: list[TurnRow], *, taken_back: bool =
         )
     if not written:
         return _(games.ALREADY_WRITTEN)
-    done = "; ".join(
-        str(poker.hand_text(view, turn)) if view.is_poker else turn_text(view, turn)
-        for turn in written
-    )
+    done = "; ".join(_turn_words(view, turn) for turn in written)
     if view.finished:
         return _("Na innym telefonie zapisano już: %(turns)s. Gra jest zakończona.", turns=done)
+    if not dice_kept:
+        return _(
+            "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s.",
+            turns=done,
+            name=view.current_name,
+        )
     return _(
         "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s. Twoje kości "
         "zostały – sprawdź, czy są tego gracza, zanim wybierzesz pole.",
@@ -370,9 +425,11 @@ def _turn_refused(
     """The service refused the turn: show it next to the dice or the field, or show the game
     as it is now (a stale phone: what was written meanwhile, with the typed dice kept)."""
     if isinstance(exc, Overtaken):
-        flash(overtaken_text(exc.view, exc.written), "error")
-        kept = dice_text if not exc.view.finished else None
-        return _to_game(game_id, dice=kept, seq=exc.view.next_seq)
+        # Dice that are the roll already written at their turn, in another field, are not
+        # carried to the next player's turn (`games.written_with`).
+        kept = not exc.view.finished and not games.written_with(exc.view, exc.seq, dice_text)
+        flash(overtaken_text(exc.view, exc.written, dice_kept=kept), "error")
+        return _to_game(game_id, dice=dice_text if kept else None, seq=exc.view.next_seq)
     view = _load(game_id)
     if view.is_poker:
         if field is not None:

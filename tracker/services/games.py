@@ -76,6 +76,7 @@ class Overtaken(Conflict):
     def __init__(self, view: GameView, expected_seq: int) -> None:
         super().__init__(gettext(ALREADY_WRITTEN))
         self.view = view
+        self.seq = expected_seq
         self.written = view.turns[expected_seq - 1 :]
 
 
@@ -354,6 +355,20 @@ def _repeats_the_last_turn(
     return same_place and last.dice == "".join(map(str, dice))
 
 
+def written_with(view: GameView, seq: int, dice: str) -> bool:
+    """Whether turn `seq` of the game stands written with these dice (the same roll, typed in
+    any order). Dice typed for that turn are then the very roll it holds: written by this phone,
+    its answer lost, or by another phone that typed the same roll. They are never carried to the
+    next player's turn, where one more tap would write them again for the wrong player."""
+    if not 1 <= seq <= len(view.turns):
+        return False
+    try:
+        typed = rules.parse_dice(dice)
+    except rules.RulesError:
+        return False
+    return sorted(view.turns[seq - 1].dice_tuple) == sorted(typed)
+
+
 def _check_turn(view: GameView, player: str | None) -> None:
     if view.finished:
         raise Conflict(_over(view), code=GAME_FINISHED)
@@ -535,4 +550,5 @@ __all__ = [
     "record_turn",
     "stamp",
     "undo_last_turn",
+    "written_with",
 ]
