@@ -40,10 +40,18 @@ def test_an_earlier_turn_is_corrected_from_the_turn_log(page: Page, screenshot):
     assert no_sideways_scroll(page)
     screenshot(page, "correction")
 
-    # Five taps on the pad: a full roll starts again from the first die.
-    for face in "44455":
-        page.locator(f'[data-pad] button[data-face="{face}"]').click()
+    # Five dice in: no pad, whose next tap would start a whole new roll. A tap on the wrong
+    # die clears it, and the pad fills it.
+    pad = page.locator("[data-pad]")
+    expect(pad).to_be_hidden()
+    expect(page.get_by_text("Dotknij kości, którą chcesz zmienić.")).to_be_visible()
+    page.get_by_role("button", name="Kość nr 5: 6").click()
+    expect(pad).to_be_visible()
+    expect(pad.locator('button[data-face="1"]')).to_be_focused()
+    page.keyboard.press("5")  # the pad takes the keys 1–6
     expect(page.get_by_label("Kości", exact=True)).to_have_value("44455")
+    expect(pad).to_be_hidden()
+    expect(page.get_by_label("Pole")).to_be_focused()  # not the page: the next control
     page.get_by_label("Pole").select_option(label="Ful")
     page.get_by_role("button", name="Zapisz poprawkę").click()
 
