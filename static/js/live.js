@@ -128,7 +128,8 @@ window.kosciLive = (() => {
     return true;
   }
 
-  /** Put the <main> of `html` in place of this page's, keeping the scroll position. */
+  /** Put the <main> of `html` in place of this page's, keeping the scroll position and the
+   * keyboard's focus (on the same control, when the new screen has it). */
   function swap(html, url) {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const main = doc.querySelector("main#main");
@@ -139,7 +140,10 @@ window.kosciLive = (() => {
     swaps += 1;
     window.dispatchEvent(new CustomEvent("kosci:before-swap"));
     const y = window.scrollY;
-    document.querySelector("main#main").replaceWith(main);
+    const old = document.querySelector("main#main");
+    const focused = document.activeElement;
+    const hadFocus = Boolean(focused && focused !== document.body && old.contains(focused));
+    old.replaceWith(main);
     document.title = doc.title;
     const freshMeta = doc.querySelector('meta[name="kosci-live"]');
     if (freshMeta && meta) {
@@ -149,6 +153,31 @@ window.kosciLive = (() => {
     if (url && url !== location.href) history.replaceState(null, "", url);
     window.scrollTo(0, y);
     window.dispatchEvent(new CustomEvent("kosci:swapped", { detail: { main } }));
+    // After the listeners: turn.js shows or hides the new screen's pad.
+    if (hadFocus) refocus(main, focused);
+  }
+
+  /** The focus was on the screen swapped out: to the same control on the new one (the same id,
+   * pad face, or name and value), else the dice pad, else the screen itself, never the page's
+   * body, where a keyboard or a screen reader would start over from the top. */
+  function refocus(main, was) {
+    const candidates = [
+      was.id ? main.querySelector(`#${CSS.escape(was.id)}`) : null,
+      was.dataset.face ? main.querySelector(`[data-pad] button[data-face="${was.dataset.face}"]`) : null,
+      was.name && "value" in was
+        ? main.querySelector(
+            `${was.localName}[name="${CSS.escape(was.name)}"][value="${CSS.escape(was.value)}"]`,
+          )
+        : null,
+      main.querySelector("[data-pad]:not([hidden]) button"),
+    ];
+    for (const target of candidates) {
+      if (!target) continue;
+      target.focus({ preventScroll: true });
+      if (document.activeElement === target) return;
+    }
+    main.tabIndex = -1;
+    main.focus({ preventScroll: true });
   }
 
   document.addEventListener("visibilitychange", () => {

@@ -27,7 +27,7 @@ from tracker.rules import POKER
 from tracker.services import games, invitations
 
 from .axe import audit
-from .phone import sign_in, sign_up
+from .phone import sign_in, sign_up, tap_dice
 
 SCHEMES = ["light", "dark"]
 # The page's background in each palette (static/css/app.css, --bg).
@@ -369,3 +369,36 @@ def test_a_turn_played_with_the_keyboard_alone(
     page.keyboard.press("Enter")
     expect(page.get_by_text("Zapisano: Ala – Trójki 9", exact=True)).to_be_visible()
     expect(page.locator(".turn-name")).to_have_text("Ola")
+    # The write swaps the screen in place: the focus is not dropped to the page's top (a
+    # keyboard would start over from the menu) but lands on the next roll's pad.
+    expect(focused(page)).to_have_accessible_name("Kość 1")
+    page.keyboard.press("6")
+    expect(said).to_have_text("Kość nr 1: 6.")
+
+
+def test_a_screen_redrawn_by_another_phones_write_keeps_the_keyboards_place(
+    page: Page,
+    family: Family,
+    live_server: LiveServer,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+):
+    game_id = new_game(live_server, family)
+    sign_in(page, family.account)
+    page.goto(f"/gry/{game_id}")
+    tab_to(page, re.compile(r"^button Kość 4$"))
+
+    other = browser.new_context(**browser_context_args).new_page()
+    try:
+        sign_in(other, family.account)
+        other.goto(f"/gry/{game_id}")
+        tap_dice(other, "33312")
+        other.locator('[data-fields] button[value="threes"]').click()
+        expect(other.get_by_text("Zapisano: Ala – Trójki 9", exact=True)).to_be_visible()
+    finally:
+        other.context.close()
+
+    expect(page.locator(".turn-name")).to_have_text("Ola", timeout=4000)  # by a poll
+    expect(focused(page)).to_have_accessible_name("Kość 4")
+    page.keyboard.press("4")
+    expect(page.locator("[data-dice-said]")).to_have_text("Kość nr 1: 4.")
