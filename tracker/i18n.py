@@ -79,8 +79,12 @@ def N_(message: str) -> str:  # noqa: N802 (the customary name of the marker)
 # its page needs to them as JSON (`js_strings`), and they read them with
 # `kosciText("<script>.<name>")` (static/js/app.js).
 JS_STRINGS: dict[str, str] = {
+    # app.js, on every page: the banner of a lost connection, and a form it did not send.
+    "app.retry": N_("Ponów"),
+    "app.offline_form": N_(
+        "Brak połączenia z serwerem – nic nie wysłano. Sprawdź Wi-Fi i spróbuj ponownie."
+    ),
     "live.offline_retrying": N_("Brak połączenia z serwerem – próbuję ponownie…"),
-    "live.retry": N_("Ponów"),
     # dice.js: what a screen reader hears of the five dice (%(…)s filled in by the script).
     "dice.added": N_("Kość nr %(number)s: %(face)s."),
     "dice.all_five": N_("Pięć kości: %(dice)s."),

@@ -1,8 +1,44 @@
 // Progressive enhancement only: every page works without this file.
 
-// The texts the scripts show, in the page's language: `kosciText("live.retry")`. base.html puts
+// The texts the scripts show, in the page's language: `kosciText("app.retry")`. base.html puts
 // them in <script type="application/json" id="i18n-strings"> (data, never run: the CSP allows
 // it), from JS_STRINGS in tracker/i18n.py; a key it lacks is shown as itself.
+/** The banner at the foot of the screen for a lost connection (live.js, turn.js, plain forms):
+ * `show(text, retry, sticky)` with a „Ponów” that runs `retry`; a `sticky` banner (something
+ * this phone sent did not get through) stays until `hide(true)` or its retry. */
+window.kosciBanner = (() => {
+  "use strict";
+  let banner = null;
+  let retrying = null;
+
+  function show(text, retry, sticky = false) {
+    if (!banner) {
+      banner = document.createElement("div");
+      banner.className = "net-banner";
+      banner.setAttribute("role", "alert");
+      banner.innerHTML = '<p data-net-text></p><button class="btn btn-secondary" type="button"></button>';
+      banner.querySelector("button").textContent = window.kosciText("app.retry");
+      banner.querySelector("button").addEventListener("click", () => {
+        banner.querySelector("button").disabled = true;
+        if (retrying) retrying();
+      });
+      document.body.append(banner);
+    }
+    if (banner.dataset.sticky && !banner.hidden && !sticky) return; // the write's banner stays
+    banner.dataset.sticky = sticky ? "1" : "";
+    banner.querySelector("[data-net-text]").textContent = text;
+    if (retry) retrying = retry;
+    banner.querySelector("button").disabled = false;
+    banner.hidden = false;
+  }
+
+  function hide(all = false) {
+    if (banner && (all || !banner.dataset.sticky)) banner.hidden = true;
+  }
+
+  return { show, hide };
+})();
+
 window.kosciText = (() => {
   "use strict";
   let strings = null;
@@ -29,11 +65,13 @@ window.kosciText = (() => {
   const THEME_MAX_AGE = 400 * 24 * 60 * 60;
   const THEMES = ["auto", "light", "dark"];
 
-  // The app on the phone: offline page (service worker), theme switch, screen kept on in a game.
+  // The app on the phone: offline page (service worker), theme switch, screen kept on in a game,
+  // no form sent into a lost connection.
   registerServiceWorker();
   enhanceThemeSwitch();
   keepScreenOnDuringGame();
   retryWhenOnline();
+  checkBeforePosting();
 
   // The service worker (/sw.js) keeps the app shell and shows the offline page when the server
   // cannot be reached. Browsers allow one only in a secure context: HTTPS, or localhost; not on
@@ -123,6 +161,71 @@ window.kosciText = (() => {
     };
     document.addEventListener("visibilitychange", ask);
     ask();
+  }
+
+  // A plain form that posts (an undo, a correction, a rename, signing in) sent while the server
+  // cannot be reached would leave the page for the browser's own error page, and what was typed
+  // with it. Without a service worker (plain http:// on a home network) nothing stands in. So the
+  // server is asked first (/healthz: no database, no session); unreachable, the page stays, and
+  // the banner says so with a retry. Forms a script sends itself (turn.js) are not touched.
+  function checkBeforePosting() {
+    const health = script && script.dataset.health;
+    if (!health) return;
+    const checked = new WeakSet(); // forms let through, for the submit that follows
+    const checking = new WeakSet();
+    document.addEventListener("submit", async (event) => {
+      const form = event.target;
+      const method = (event.submitter && event.submitter.getAttribute("formmethod")) || form.method;
+      if (event.defaultPrevented || method.toLowerCase() !== "post") return;
+      if (checked.has(form)) {
+        checked.delete(form);
+        return;
+      }
+      event.preventDefault();
+      if (checking.has(form)) return; // one tap, one check
+      checking.add(form);
+      const submitter = event.submitter;
+      const reachable = await answers(health);
+      checking.delete(form);
+      const send = () => {
+        // A screen swapped meanwhile (live.js) took the form out: it is sent as it was, with
+        // the turn number it was for (the server refuses it if the game moved on since).
+        if (!form.isConnected) {
+          form.hidden = true;
+          document.body.append(form);
+        }
+        checked.add(form);
+        if (submitter && submitter.form === form) form.requestSubmit(submitter);
+        else form.requestSubmit();
+      };
+      if (reachable) {
+        window.kosciBanner.hide(true);
+        send();
+      } else {
+        window.kosciBanner.show(window.kosciText("app.offline_form"), async () => {
+          if (await answers(health)) {
+            window.kosciBanner.hide(true);
+            send();
+          } else {
+            window.kosciBanner.show(window.kosciText("app.offline_form"), null, true);
+          }
+        }, true);
+      }
+    });
+  }
+
+  /** Whether the server answers `url` (within a few seconds: a hung Wi-Fi is no connection). */
+  async function answers(url) {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 8000);
+    try {
+      const response = await fetch(url, { cache: "no-store", credentials: "omit", signal: stop.signal });
+      return response.ok;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   // The offline page: once the phone is back on the network, try the page again by itself.

@@ -18,7 +18,6 @@ window.kosciLive = (() => {
   let timer = null;
   let failures = 0;
   let stopped = !meta;
-  let banner = null;
   let swaps = 0; // screens swapped in so far
   // When this phone last set off for another page (a link, an address typed, the next game's
   // invitation). Until that page arrives this screen stays, and polls on: a poll that finds the
@@ -34,31 +33,9 @@ window.kosciLive = (() => {
     leftAt = -Infinity; // back on this screen (the back button's cache)
   });
 
-  /** The banner for a lost connection; `retry` runs when its button is tapped. A `sticky`
-   * banner (a write that did not get through) stays until `online(true)` or its retry. */
-  function offline(text, retry, sticky = false) {
-    if (!banner) {
-      banner = document.createElement("div");
-      banner.className = "net-banner";
-      banner.setAttribute("role", "alert");
-      banner.innerHTML = '<p data-net-text></p><button class="btn btn-secondary" type="button"></button>';
-      banner.querySelector("button").textContent = t("live.retry");
-      document.body.append(banner);
-    }
-    if (banner.dataset.sticky && !banner.hidden && !sticky) return; // the write's banner stays
-    banner.dataset.sticky = sticky ? "1" : "";
-    banner.querySelector("[data-net-text]").textContent = text;
-    banner.querySelector("button").onclick = () => {
-      banner.querySelector("button").disabled = true;
-      retry();
-    };
-    banner.querySelector("button").disabled = false;
-    banner.hidden = false;
-  }
-
-  function online(all = false) {
-    if (banner && (all || !banner.dataset.sticky)) banner.hidden = true;
-  }
+  // The banner for a lost connection is app.js's (plain forms use it too).
+  const offline = (text, retry, sticky = false) => window.kosciBanner.show(text, retry, sticky);
+  const online = (all = false) => window.kosciBanner.hide(all);
 
   function schedule(ms) {
     clearTimeout(timer);

@@ -84,3 +84,16 @@ def test_an_earlier_turn_is_corrected_from_the_turn_log(page: Page, screenshot):
     expect(page.get_by_label("Kości", exact=True)).to_have_value("2345")
     assert no_sideways_scroll(page)
     screenshot(page, "correction-refused")
+
+    # Sent with no connection: the page and the typed dice stay, the banner says nothing was
+    # sent, and „Ponów” sends it once the Wi-Fi is back.
+    page.context.set_offline(True)
+    page.get_by_label("Kości", exact=True).fill("23455")
+    page.get_by_role("button", name="Zapisz poprawkę").click()
+    banner = page.locator(".net-banner")
+    expect(banner).to_contain_text("Brak połączenia z serwerem – nic nie wysłano.")
+    expect(page.get_by_label("Kości", exact=True)).to_have_value("23455")
+    screenshot(page, "correction-offline")
+    page.context.set_offline(False)
+    banner.get_by_role("button", name="Ponów").click()
+    expect(page.get_by_text(re.compile(r"^Poprawiono ruch 4: Ola – Mały strit"))).to_be_visible()

@@ -344,6 +344,38 @@ def test_offline_nothing_is_lost_and_a_retry_is_written_once(phones: Any, live_s
     assert turns_in_force(live_server, game_id) == 1
 
 
+def test_an_undo_tapped_offline_stays_on_the_game_and_is_sent_by_its_retry(
+    phones: Any, live_server
+):
+    """A plain form (the undo) tapped with no connection: not the browser's error page, but the
+    game as it was, a banner saying nothing was sent, and „Ponów”. The screen catches up by
+    itself meanwhile; the retry still sends the undo the player tapped, once."""
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    game_id = int(path.rsplit("/", 1)[1])
+    tap_dice(a, "55531")
+    field_button(a, "fives").click()
+    expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
+
+    a.context.set_offline(True)
+    a.locator("[data-undo-written]").click()
+    banner = a.locator(".net-banner")
+    expect(banner).to_contain_text("Brak połączenia z serwerem – nic nie wysłano.")
+    expect(a).to_have_url(re.compile(re.escape(path) + "$"))
+    expect(a.locator(".turn-name")).to_have_text("Ola")
+    assert turns_in_force(live_server, game_id) == 1
+    a.wait_for_event("requestfailed", lambda request: request.url.endswith("/stan"))
+
+    a.evaluate("document.querySelector('main').dataset.before = '1'")
+    a.context.set_offline(False)
+    expect(a.locator("main[data-before]")).to_have_count(0, timeout=LIVE_MS * 5)  # a poll
+    expect(banner).to_be_visible()
+    banner.get_by_role("button", name="Ponów").click()
+
+    expect(a.get_by_text(re.compile(r"^Cofnięto: Ala – Piątki 15\."))).to_be_visible()
+    expect(a.locator(".turn-name")).to_have_text("Ala")
+    assert turns_in_force(live_server, game_id) == 0
+
+
 def test_a_lost_answer_sent_again_is_written_once(phones: Any, live_server):
     """The server wrote the turn but the answer never came: the retry finds it written."""
     (a,), path = table_of(phones, 1, ["Ala", "Ola"])
