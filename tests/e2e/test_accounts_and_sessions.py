@@ -143,6 +143,9 @@ def test_a_signed_in_phone_stays_signed_in_across_the_workers(
             expect(account_heading(page)).to_have_text(f"Konto: {name}")
         if cycle < 4:
             page.get_by_role("button", name="Wyloguj się").click()
+            # Signed out when the sign-in page comes (the form is sent once app.js has found
+            # the server there): not before, or the next address would cut the sign-out short.
+            expect(page).to_have_url(re.compile(r"/logowanie"))
             expect(page.get_by_role("link", name="Nowa gra")).to_have_count(0)
             page.goto("/konto")
             expect(page).to_have_url(re.compile(r"/logowanie"))
