@@ -12,6 +12,7 @@ from tracker.rules import (
     play,
     replay,
     sheet_totals,
+    upper_status,
 )
 
 from .builders import as_raw, filled_except, roll, sheet_after, turns_of
@@ -238,3 +239,74 @@ def test_replay_with_options_applies_the_lower_threshold():
     sheet = replay(ordered, turns_of(turns), options)
     assert sheet_totals(ordered, sheet, options).total == 42 + 35
     assert sheet_totals(ordered, sheet).total == 42
+
+
+# --- the upper-bonus status line, in every table variant ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "threshold", "raw", "label"),
+    [
+        ("standard", 63, {"sixes": 12}, "6 pod normą, do premii brakuje 51"),
+        (
+            "standard",
+            63,
+            {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 12},
+            "bez premii, zabrakło 6",
+        ),
+        ("ordered", 63, {"ones": 1, "twos": 4}, "4 pod normą, do premii brakuje 58"),
+        (
+            "ordered",
+            63,
+            {"ones": 2, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18},
+            "bez premii, zabrakło 1",
+        ),
+        ("ordered", 42, {"ones": 1, "twos": 2}, "3 pod normą, do premii brakuje 39"),
+        (
+            "ordered",
+            42,
+            {"ones": 2, "twos": 4, "threes": 6, "fours": 8, "fives": 10, "sixes": 6},
+            "bez premii, zabrakło 6",
+        ),
+        (
+            "ordered",
+            42,
+            {"ones": 2, "twos": 4, "threes": 6, "fours": 8, "fives": 10, "sixes": 12},
+            "premia +35",
+        ),
+        ("scandinavian", 63, {"fours": 8}, "4 pod normą, do premii brakuje 55"),
+        (
+            "scandinavian",
+            63,
+            {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 0},
+            "bez premii, zabrakło 18",
+        ),
+        ("scandinavian", 63, {"fives": 0, "sixes": 0}, "premia już nieosiągalna"),
+        (
+            "scandinavian",
+            63,
+            {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18},
+            "premia +50",
+        ),
+    ],
+)
+def test_upper_status_says_a_missed_bonus_and_a_distance_under_par(
+    variant_id, threshold, raw, label
+):
+    variant = find_variant(variant_id)
+    options = variant.parse_options(
+        {"bonus_threshold": threshold} if variant_id == "ordered" else {}
+    )
+    (column,) = parse_sheet(variant, raw)
+    assert upper_status(variant, column, options).label == label
+
+
+def test_upper_status_of_triple_is_each_columns_own():
+    triple = find_variant("triple")
+    full_short = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 12}
+    sheet = parse_sheet(triple, [full_short, {"sixes": 12}, {"fives": 0, "sixes": 0}])
+    assert [upper_status(triple, column).label for column in sheet] == [
+        "bez premii, zabrakło 6",
+        "6 pod normą, do premii brakuje 51",
+        "premia już nieosiągalna",
+    ]

@@ -262,15 +262,22 @@ def test_gain_includes_the_upper_bonus_the_move_secures():
     ("cells", "label", "missing", "par_delta"),
     [
         ({"sixes": 24}, "+6 ponad normę", 39, 6),
-        ({"sixes": 12}, "-6 pod normą, do premii brakuje 51", 51, -6),
+        # Under par is said as a distance, never "– -6" after the dash of the status line.
+        ({"sixes": 12}, "6 pod normą, do premii brakuje 51", 51, -6),
         ({"threes": 9}, "do premii brakuje 54", 54, 0),
         (PAR_63, "premia +35", 0, 0),
+        # All six upper fields filled short of 63: the bonus is missed, nothing is "still missing".
+        ({**PAR_63, "ones": 2}, "bez premii, zabrakło 1", 1, -1),
+        # Fives and sixes crossed out: four 1s … four 4s at most give 50, so 63 is out of reach.
+        ({"fives": 0, "sixes": 0}, "premia już nieosiągalna", 63, -33),
     ],
     ids=[
         "rulebook: four 6s give 6 points more than needed",
         "two 6s: 6 under par, 51 still missing",
         "three of a face is par",
         "63 reached: the bonus is secured",
+        "all six filled with 62: the bonus is missed",
+        "the free fields cannot make up the rest: out of reach",
     ],
 )
 def test_upper_status_against_three_of_each(cells, label, missing, par_delta):

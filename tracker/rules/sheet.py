@@ -75,6 +75,8 @@ class UpperStatus:
     missing: int  # points still needed for the bonus (0 once reached)
     par_delta: int  # against "three of each" (two of each at 42) for the filled upper fields
     bonus: int  # the bonus already secured (0 until reached)
+    complete: bool = False  # all six upper fields are filled: the bonus is decided
+    reachable: bool = True  # five of a face in each free upper field could still reach it
 
     @property
     def label(self) -> str:
@@ -82,14 +84,21 @@ class UpperStatus:
 
     @property
     def label_text(self) -> Text:
+        # The line reads "Górna część: 57 – <label>": a distance under par is said as a
+        # positive number ("6 pod normą"), never "– -6"; once the bonus cannot be had, nothing
+        # is "still missing".
         if self.bonus:
             return Text(N_("premia +%(bonus)d"), bonus=self.bonus)
+        if self.complete:
+            return Text(N_("bez premii, zabrakło %(missing)d"), missing=self.missing)
+        if not self.reachable:
+            return Text(N_("premia już nieosiągalna"))
         if self.par_delta > 0:
             return Text(N_("+%(delta)d ponad normę"), delta=self.par_delta)
         if self.par_delta < 0:
             return Text(
                 N_("%(delta)d pod normą, do premii brakuje %(missing)d"),
-                delta=self.par_delta,
+                delta=-self.par_delta,
                 missing=self.missing,
             )
         return Text(N_("do premii brakuje %(missing)d"), missing=self.missing)
@@ -157,10 +166,13 @@ def upper_status(variant: Variant, column: Column, options: Options | None = Non
     dice_per_field = 3 if options.bonus_threshold == 63 else 2
     upper = 0
     par = 0
+    best_to_come = 0  # five of its face in every free upper field
     for f in variant.table.upper_fields:
         if f.id in column.cells:
             upper += column.cells[f.id]
             par += dice_per_field * (f.face or 0)
+        else:
+            best_to_come += 5 * (f.face or 0)
     reached = upper >= options.bonus_threshold
     return UpperStatus(
         upper=upper,
@@ -168,6 +180,8 @@ def upper_status(variant: Variant, column: Column, options: Options | None = Non
         missing=max(0, options.bonus_threshold - upper),
         par_delta=upper - par,
         bonus=variant.table.upper_bonus if reached else 0,
+        complete=best_to_come == 0,
+        reachable=upper + best_to_come >= options.bonus_threshold,
     )
 
 
