@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -118,3 +120,13 @@ def test_the_rules_page_in_english_explains_the_general_once(client: FlaskClient
     assert "5\u20115\u20115\u20112\u20112 beats 4\u20114\u20114\u20116\u20116" in page
     assert "Dice poker (no sheet)" in page
     assert "Ful</th>" not in page
+
+
+@pytest.mark.parametrize("url", ["/zasady", "/sedzia?variant=ordered"])
+def test_the_variant_in_order_is_never_in_in_order(client: FlaskClient, url: str):
+    """The English name of Gra po kolei is "In order": no sentence says "In In order"."""
+    page = in_english(client).get(url).get_data(as_text=True)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+    assert "In order" in text
+    assert not re.search(r"\b[Ii]n In order", text), re.findall(r".{60}\b[Ii]n In order.{40}", text)

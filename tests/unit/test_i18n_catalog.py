@@ -128,6 +128,24 @@ def test_translations_keep_the_placeholders_of_their_message(language: str):
     assert wrong == []
 
 
+def test_no_english_sentence_puts_in_before_the_variant_named_in_order():
+    """The English name of Gra po kolei begins with "In": a sentence that says "in" before it,
+    as Polish says "w grze po kolei" or "w wariancie %(ordered)s", reads "In In order". Such a
+    sentence is written around the name instead ("%(ordered)s has no choice of field")."""
+    in_before_name = re.compile(r"\b[Ii]n (?:In order|%\(ordered\)s)")
+    english = catalog("en")
+    assert english.get("Gra po kolei").string == "In order"
+    doubled = [
+        text
+        for message in english
+        if message.id
+        for text in forms(message)
+        if text
+        if in_before_name.search(text)
+    ]
+    assert doubled == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_committed_mo_is_the_compiled_po(language: str):
     """`translations compile` was run after the last change of the .po."""
