@@ -429,3 +429,17 @@ def test_numbers_have_one_decimal_a_polish_comma_and_approximate_marks(
 ):
     assert review_page.decimal(value, exact=exact) == as_decimal
     assert review_page.signed(value, exact=exact) == as_signed
+
+
+def test_ordered_review_shows_no_points_given_away_beside_the_luck(family: Family):
+    """What the rules page says of Gra po kolei: no field is chosen, so each move is the best
+    choice and the review shows 0 given away, beside the luck."""
+    game_id = family.game("ordered", ("Ala",))
+    family.play(game_id, [("11123", "ones"), ("22256", "twos")], rounds=2)
+
+    html = family.page(game_id)
+
+    tiles = html.split('class="tiles review-tiles"', 1)[1].split("</dl>", 1)[0]
+    assert re.search(r"data-loss>0,0<", tiles)
+    assert re.search(r"data-luck>[+−]?\d", tiles)
+    assert "Najlepszy wybór w 2 z 2 ruchów" in text_of(html)

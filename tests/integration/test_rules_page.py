@@ -139,3 +139,15 @@ def test_rules_page_explains_optimal_play_and_its_limits(page: str):
     # The variant's name is not declined, so it follows „wariant” („W Gra po kolei” is wrong).
     assert "W wariancie Gra po kolei pola nie wybiera się" in text
     assert "błąd" not in text.lower().split("optymalna gra, przegląd")[1]
+
+
+def test_rules_page_says_what_the_review_of_gra_po_kolei_shows(page: str):
+    """The review of an ordered game shows every move as the best choice with 0 expected points
+    given away (the only move: tests/integration/test_review.py), beside the luck; the page
+    must not claim it shows the luck alone."""
+    text = text_of(page)
+    assert "pokazuje tylko szczęście" not in text
+    assert (
+        "W wariancie Gra po kolei pola nie wybiera się: w przeglądzie każdy ruch jest najlepszym "
+        "wyborem, oddanych punktów jest 0, a wynik od oczekiwanego różni tylko szczęście."
+    ) in text
