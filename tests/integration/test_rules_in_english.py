@@ -130,3 +130,13 @@ def test_the_variant_in_order_is_never_in_in_order(client: FlaskClient, url: str
 
     assert "In order" in text
     assert not re.search(r"\b[Ii]n In order", text), re.findall(r".{60}\b[Ii]n In order.{40}", text)
+
+
+def test_the_rules_page_in_english_gives_each_variants_players(client: FlaskClient):
+    page = in_english(client).get("/zasady").get_data(as_text=True)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+    assert (
+        "Kości (Polish sheet), In order, Scandinavian sheet, and Triple Kości – 1 to 8 players"
+    ) in text
+    assert "Dice poker (no sheet) – 2 to 8 players" in text

@@ -8,7 +8,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from tracker.rules import SCANDINAVIAN, STANDARD, VARIANT_NAMES, Hand
+from tracker.rules import SCANDINAVIAN, STANDARD, VARIANT_NAMES, VARIANTS, Hand
 from tracker.services import games
 
 # The page writes nothing: one app for the module (tests/integration/conftest.py).
@@ -90,12 +90,27 @@ def test_rules_page_lists_the_maxima(page: str, row: str, maximum: int):
 
 
 def test_rules_page_says_how_many_players_a_game_seats(page: str):
-    """The rulebook sets no upper limit ("Nie ma górnej granicy"); the app's limit (issue 3:
-    1–8) is said where the rules are, and is the new game form's."""
+    """The rulebook sets no upper limit ("Nie ma górnej granicy"); the app's limits are each
+    variant's own (tracker.rules.variants: a table from 1, dice poker from 2, since a round is
+    won against someone), said where the rules are, and are the new game form's."""
+    text = text_of(page)
     assert (
-        "Zasady nie ograniczają liczby graczy (najlepiej gra się we dwoje, troje albo czworo); "
-        f"aplikacja prowadzi przy jednym stole od 1 do {games.MAX_PLAYERS} graczy."
-    ) in text_of(page)
+        "Zasady nie ograniczają liczby graczy (najlepiej gra się we dwoje, troje albo czworo). "
+        "Aplikacja prowadzi przy jednym stole:"
+    ) in text
+    assert (
+        "Kości (tabela polska), Gra po kolei, Tabela skandynawska i Kości potrójne – "
+        "od 1 do 8 graczy"
+    ) in text
+    assert "Poker kościany bez tabeli – od 2 do 8 graczy" in text
+    assert "od 1 do 8 graczy. " not in text  # no sentence claims 1–8 for every variant
+    assert [(v.min_players, v.max_players) for v in VARIANTS.values()] == [
+        (1, 8),
+        (1, 8),
+        (1, 8),
+        (1, 8),
+        (2, 8),
+    ]
     assert games.MAX_PLAYERS == 8
 
 

@@ -22,7 +22,7 @@ from tracker.rules import (
 )
 from tracker.rules_text import rules_text
 from tracker.services import accounts, game_lists
-from tracker.web import same_site_path
+from tracker.web import and_list, same_site_path
 
 from . import app_shell
 from .forms import ThemeForm
@@ -63,13 +63,26 @@ def rules() -> str:
         hands=sorted(Hand, reverse=True),
         poker_examples=[explain_text(parse_dice(a), parse_dice(b)) for a, b in POKER_EXAMPLES],
         poker_target_wins=PokerOptions().target_wins,
-        max_players=max(v.max_players for v in VARIANTS.values()),
+        player_limits=_player_limits(),
         maxima={v.id: v.max_total for v in TABLE_VARIANTS.values()},
         # 1575: the first Generał for 50, then twelve more five of a kind at +100 each.
         max_all_generals=standard_variant.max_total
         + (standard_variant.turns - 1) * standard_variant.extra_bonus,
         expected_rows=_expected_rows(),
     )
+
+
+def _player_limits() -> list[dict[str, str | int]]:
+    """How many players each variant seats (its least and most), variants with the same limits
+    named together, in the order players are offered them."""
+    groups: dict[tuple[int, int], list[str]] = {}
+    for variant in VARIANTS.values():
+        limits = (variant.min_players, variant.max_players)
+        groups.setdefault(limits, []).append(rules_text(variant.name))  # b1: rules text
+    return [
+        {"names": and_list(names), "least": least, "most": most}
+        for (least, most), names in groups.items()
+    ]
 
 
 def _expected_rows() -> list[dict[str, str]]:
