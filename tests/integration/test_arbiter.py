@@ -18,6 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 from unit.arbiter_cases import CASES, GENERAL_50_SIXES, LOWER_FULL, Case
 
+from tracker.i18n import LANGUAGE_COOKIE
 from tracker.rules import STANDARD
 
 # These endpoints write nothing: one app for the module.
@@ -502,6 +503,25 @@ def test_three_players_with_a_tie_for_best(client: FlaskClient):
     assert "nikt nie wygrywa rundy" in explanation(page)
     places = {r.name: r.place for r in ranking(page)}
     assert places == {"Ala": 1, "Ola": 1, "Ela": 3}
+
+
+@pytest.mark.parametrize(
+    ("language", "names", "hands"),
+    [
+        ("pl", "Remis Ala, Ola i Ela", "Remis: 6-6-6-2-2, 6-6-6-2-2 i 6-6-6-2-2 to ful"),
+        ("en", "Tie Ala, Ola, and Ela", "Tie: 6-6-6-2-2, 6-6-6-2-2, and 6-6-6-2-2 are"),
+    ],
+)
+def test_a_three_way_draw_lists_names_and_hands_as_a_sentence_does(
+    client: FlaskClient, language: str, names: str, hands: str
+):
+    """ "Ala, Ola i Ela" (CLDR's list, as `and_list` says names everywhere), not "Ala i Ola i
+    Ela"; the rules' explanation lists the tied hands the same way."""
+    client.set_cookie(LANGUAGE_COOKIE, language)
+    page = get_poker(client, ("Ala", "66622"), ("Ola", "22666"), ("Ela", "26626"), ("Ula", "12345"))
+
+    assert verdict(page) == ("draw", names)
+    assert explanation(page).startswith(hands)
 
 
 def test_three_players_with_one_winner(client: FlaskClient):

@@ -220,3 +220,18 @@ def test_poker_ranking_explanation():
     draw = rank([roll("2-3-4-5-6"), roll("6-5-4-3-2"), roll("1-1-1-2-3")])
     assert draw.explanation.startswith("Remis")
     assert "nikt nie wygrywa" in draw.explanation
+
+
+@pytest.mark.parametrize(
+    ("hands", "listed"),
+    [
+        (["2-3-4-5-6", "6-5-4-3-2"], "2-3-4-5-6 i 2-3-4-5-6"),
+        (["2-3-4-5-6", "6-5-4-3-2", "3-4-5-6-2"], "2-3-4-5-6, 2-3-4-5-6 i 2-3-4-5-6"),
+        (["4-4-1-2-3"] * 4, "4-4-3-2-1, 4-4-3-2-1, 4-4-3-2-1 i 4-4-3-2-1"),
+    ],
+    ids=["two hands: a i b", "three hands: a, b i c", "four hands: a, b, c i d"],
+)
+def test_poker_draw_lists_the_tied_hands_as_a_sentence_does(hands, listed):
+    """A draw names the tied hands as a list ("a, b i c"), not "a i b i c"."""
+    ranking = rank([roll(h) for h in hands])
+    assert ranking.explanation.startswith(f"Remis: {listed} to ")

@@ -187,7 +187,8 @@ def dice_error(raw) -> RulesError:
         ),
         pytest.param(
             lambda: rank([parse_dice("23456")] * 3).explanation_text,
-            "Remis: 2-3-4-5-6 i 2-3-4-5-6 i 2-3-4-5-6 to strit z tymi samymi kośćmi, "
+            # A list as a sentence says it (CLDR's "a, b i c"), not "a i b i c".
+            "Remis: 2-3-4-5-6, 2-3-4-5-6 i 2-3-4-5-6 to strit z tymi samymi kośćmi, "
             "więc nikt nie wygrywa rundy.",
             id="poker three-way tie",
         ),

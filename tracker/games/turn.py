@@ -9,7 +9,6 @@ of a game that agreed to it („Podpowiedzi”) is `tracker.advisor`'s, arranged
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import advisor
@@ -37,13 +36,6 @@ def cell_name(variant: Variant, field_id: str, column: int) -> str:
     the request's language: the rules core marks its labels with N_)."""
     label = rules_text(variant.table.by_id[field_id].label)
     return f"{label} ×{variant.multipliers[column]}" if variant.columns > 1 else label
-
-
-def join_names(names: Sequence[str]) -> str:
-    """Names as a sentence lists them: "Ala", "Ala i Ola", "Ala, Ola i Ela"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return gettext("%(names)s i %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def turn_text(view: GameView, turn: TurnRow) -> str:

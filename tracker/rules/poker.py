@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from .dice import FACE_PLURAL, FACE_SINGULAR, Dice, counts, format_dice
-from .text import N_, Text, joined
+from .text import N_, Text, joined, listed
 
 
 class Hand(IntEnum):
@@ -96,6 +96,7 @@ _DECISIVE = {
 }
 _LIST = N_("%(first)s, %(second)s")
 _AND = N_("%(first)s i %(second)s")
+_AND_LAST = N_("%(items)s i %(last)s")  # the last of three or more: "a, b i c"
 
 
 @dataclass(frozen=True)
@@ -246,7 +247,7 @@ def explain_text(winner: Dice, loser: Dice) -> Text:
 def _explain_draw(tied: Sequence[HandValue]) -> Text:
     return Text(
         N_("Remis: %(hands)s to %(hand)s z tymi samymi kośćmi, więc nikt nie wygrywa rundy."),
-        hands=joined([v.shown for v in tied], _AND),
+        hands=listed([v.shown for v in tied], _LIST, _AND, _AND_LAST),
         hand=tied[0].hand.label_text.lowered(),
     )
 

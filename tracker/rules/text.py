@@ -91,6 +91,18 @@ def joined(items: Sequence[str | int | Text], template: str) -> str | int | Text
     return result
 
 
+def listed(
+    items: Sequence[str | int | Text], separator: str, pair: str, end: str
+) -> str | int | Text:
+    """Items as a sentence lists them, the way CLDR's list patterns do (the app's `and_list`
+    for names): one alone, two joined by `pair` ("%(first)s i %(second)s"), more by `separator`
+    ("%(first)s, %(second)s") and the last by `end` ("%(items)s i %(last)s"): "a, b i c", never
+    "a i b i c". Each template is translated on its own (English "a, b, and c")."""
+    if len(items) <= 2:
+        return joined(items, pair)
+    return Text(end, items=joined(items[:-1], separator), last=items[-1])
+
+
 def texts(items: Iterable[Text]) -> tuple[str, ...]:
     """The Polish sentences of `items`."""
     return tuple(str(item) for item in items)
