@@ -360,3 +360,62 @@ def test_the_last_turn_of_a_game_can_be_taken_back_from_the_end_screen(
 
     expect(page.locator(".turn-name")).to_have_text("Ala")
     expect(page.get_by_text("Cofnięto: Ala – Szansa")).to_be_visible()
+
+
+# The five die slots (templates/_dice.html) and --tap, the house's smallest target, measured on
+# the element that holds them (an in-game screen sets --tap itself).
+DIE_SLOTS = """() => {
+  const slots = [...document.querySelectorAll('[data-slots] .dice-slot')];
+  const probe = document.createElement('div');
+  probe.style.cssText = 'position:absolute;width:var(--tap);height:0';
+  slots[0].parentElement.appendChild(probe);
+  const tap = probe.getBoundingClientRect().width;
+  probe.remove();
+  const boxes = slots.map(s => s.getBoundingClientRect());
+  return {tap, count: slots.length,
+          width: Math.min(...boxes.map(r => r.width)),
+          height: Math.min(...boxes.map(r => r.height)),
+          right: Math.max(...boxes.map(r => r.right)),
+          rows: new Set(boxes.map(r => Math.round(r.top))).size};
+}"""
+
+
+def test_the_five_die_slots_are_a_thumbs_target_on_a_360_px_phone(page: Page):
+    """Each slot (tap one to clear that die) is at least --tap wide and high, the five on one
+    line inside the screen, on the turn screen of a table game and of dice poker."""
+    sign_up(page)
+    start_game(page, "Kości (tabela polska)", NAMES[:2])
+    pad = page.locator("[data-pad]")
+    for face in "62":
+        pad.locator(f'button[data-face="{face}"]').click()
+
+    slots = page.evaluate(DIE_SLOTS)
+    in_view(page, "layout-die-slots-table")
+    assert slots["count"] == 5
+    assert slots["tap"] >= 48
+    assert slots["width"] >= slots["tap"], slots
+    assert slots["height"] >= slots["tap"], slots
+    assert slots["rows"] == 1
+    assert slots["right"] <= WIDTH
+    assert no_sideways_scroll(page)
+    for face in "612":
+        pad.locator(f'button[data-face="{face}"]').click()
+    digits = page.locator("[data-dice-input]")
+    expect(digits).to_have_value("62612")
+    # The typed digits beside the dice keep all five in view.
+    assert digits.evaluate("e => e.scrollWidth <= e.clientWidth")
+    in_view(page, "layout-die-slots-table-5-dice")
+
+    page.goto("/")
+    start_game(page, "Poker kościany bez tabeli", NAMES[:2])
+    for face in "62":
+        pad.locator(f'button[data-face="{face}"]').click()
+
+    slots = page.evaluate(DIE_SLOTS)
+    in_view(page, "layout-die-slots-poker")
+    assert slots["count"] == 5
+    assert slots["width"] >= slots["tap"], slots
+    assert slots["height"] >= slots["tap"], slots
+    assert slots["rows"] == 1
+    assert slots["right"] <= WIDTH
+    assert no_sideways_scroll(page)
