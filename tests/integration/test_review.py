@@ -330,7 +330,7 @@ def test_triple_marks_every_expected_figure_approximate(family: Family):
 
     assert "Kości potrójne są wyceniane w przybliżeniu" in words
     row = row_of(html, "gracz-1", 1)
-    assert "Generał ×3 50" in row
+    assert "Generał ×3: 150\u00a0(50\u00a0×\u00a03)" in row
     tiles = html.split('class="tiles review-tiles"', 1)[1].split("</dl>", 1)[0]
     assert re.search(r"data-loss>≈", tiles)
     assert re.search(r"data-luck>≈", tiles)
@@ -443,3 +443,22 @@ def test_ordered_review_shows_no_points_given_away_beside_the_luck(family: Famil
     assert re.search(r"data-loss>0,0<", tiles)
     assert re.search(r"data-luck>[+−]?\d", tiles)
     assert "Najlepszy wybór w 2 z 2 ruchów" in text_of(html)
+
+
+def test_triple_says_what_a_choice_counts_in_its_column(family: Family):
+    """DECISIONS.md: each column is totalled, then multiplied: 17 written in Szansa ×2 counts 34.
+    A row says so ("Szansa ×2: 34 (17 × 2)"), not "Szansa ×2 17", which hides the doubling
+    beside a best field in another column; the best fields are said the same way."""
+    game_id = family.game("triple", ("Ala",))
+    with family.app.app_context():
+        games.record_turn(family.account_id, game_id, "35621", "chance", 1)
+        games.record_turn(family.account_id, game_id, "11234", "ones", 0)
+
+    html = family.page(game_id)
+
+    chance = row_of(html, "gracz-1", 1)
+    assert "Szansa ×2: 34\u00a0(17\u00a0×\u00a02)" in chance  # one figure, never broken
+    assert not re.search(r"×[23] \d", text_of(chance)), text_of(chance)
+    ones = row_of(html, "gracz-1", 2)
+    assert "Jedynki ×1: 2" in ones
+    assert not re.search(r"×[123] \d", text_of(ones)), text_of(ones)

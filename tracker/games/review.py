@@ -67,7 +67,7 @@ class TurnLine:
     number: int  # the player's own turn number
     seq: int
     dice: str  # „1-2-3-4-5”
-    chosen: str  # „Duży strit 40” („Ful ×2 25” in triple)
+    chosen: str  # „Duży strit 40” („Ful ×2: 50 (25 × 2)” in triple)
     best: str  # the best field(s) for these dice, with their points
     chose_best: bool
     best_note: str | None  # „najlepsze:” / „równie dobre:” before `best_shown`; None: nothing
@@ -112,7 +112,21 @@ class PlayerCard:
 
 
 def _where(variant: Variant, move: MoveAdvice) -> str:
-    return f"{cell_name(variant, move.field, move.column)} {move.points}"
+    return cell_points(variant, move.field, move.column, move.points)
+
+
+def cell_points(variant: Variant, field_id: str, column: int, points: int) -> str:
+    """A field and what the roll writes there: „Ful 25”. With several columns, what it counts
+    in its column's total and why: „Ful ×2: 50 (25 × 2)” (a column is totalled, then multiplied;
+    the bare „Ful ×2 25” would read as the points that count, beside a best field elsewhere)."""
+    name = cell_name(variant, field_id, column)
+    if variant.columns == 1:
+        return f"{name} {points}"
+    multiplier = variant.multipliers[column]
+    if multiplier == 1 or points == 0:
+        return f"{name}: {points * multiplier}"
+    # One figure, unbroken on a narrow screen: „81 (27 × 3)”.
+    return f"{name}: {points * multiplier}\u00a0({points}\u00a0×\u00a0{multiplier})"
 
 
 def turn_line(variant: Variant, turn: reviews.ReviewedTurn, exact: bool) -> TurnLine:
@@ -131,7 +145,7 @@ def turn_line(variant: Variant, turn: reviews.ReviewedTurn, exact: bool) -> Turn
         number=turn.number,
         seq=turn.seq,
         dice="-".join(map(str, turn.dice)),
-        chosen=f"{cell_name(variant, turn.field, turn.column)} {turn.points}",
+        chosen=cell_points(variant, turn.field, turn.column, turn.points),
         best=", ".join(best),
         chose_best=turn.chose_best,
         best_note=note,
