@@ -4,6 +4,7 @@ import pytest
 
 from tracker.rules import (
     SCANDINAVIAN,
+    Code,
     RulesError,
     empty_sheet,
     evaluate,
@@ -120,6 +121,22 @@ def test_scandinavian_zero_notes_explain(dice, field, fragment):
     assert placement.points == 0
     assert placement.note
     assert fragment in placement.note
+
+
+@pytest.mark.parametrize("dice", ["1-2-3-4-6", "6-1-2-3-4", "2-3-4-5-5", "3-4-5-6-6", "1-3-4-5-6"])
+def test_scandinavian_four_in_a_row_in_the_small_straight_says_why_it_is_0(dice):
+    # Four in a row is a small straight on the Polish table, not here (DECISIONS.md: "small_straight
+    # exactly 1-2-3-4-5 = 15"): the player hears that, not the generic crossing-out note.
+    placement = placement_on_empty_sheet(dice, "small_straight")
+    assert placement.points == 0
+    assert placement.note_code is Code.SMALL_STRAIGHT_EXACT
+    assert placement.note is not None
+    assert "dokładnie 1-2-3-4-5" in placement.note
+
+
+def test_scandinavian_a_roll_with_no_four_in_a_row_is_crossed_out_plainly():
+    placement = placement_on_empty_sheet("1-2-3-5-6", "small_straight")
+    assert (placement.points, placement.note_code) == (0, Code.CROSSING_OUT)
 
 
 SCANDINAVIAN_MAXIMA = {

@@ -355,6 +355,17 @@ SCANDINAVIAN = Table(
                     Code.SMALL_STRAIGHT_EXACT,
                     Text(N_("Mały strit w tabeli skandynawskiej to dokładnie 1-2-3-4-5.")),
                 ),
+                # Four in a row (1-2-3-4-6, 3-4-5-6-6): the Polish table's small straight.
+                Misfit(
+                    _has_small_straight,
+                    Code.SMALL_STRAIGHT_EXACT,
+                    Text(
+                        N_(
+                            "Cztery kolejne to za mało: mały strit w tabeli skandynawskiej "
+                            "to dokładnie 1-2-3-4-5."
+                        )
+                    ),
+                ),
             ),
         ),
         Field(
