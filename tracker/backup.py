@@ -218,9 +218,11 @@ def pg_advice(url: str | URL) -> str:
     return "\n".join(
         (
             "Baza danych to PostgreSQL: kopie robi i przywraca sam PostgreSQL.",
-            "  kopia:",
-            f"    pg_dump --format=custom {connection} --file=kosci-$(date +%Y%m%d-%H%M%S).dump"
-            f" {name}",
+            # The dump holds password hashes and the audit log's addresses: private from the
+            # start, whatever the admin's umask (a subshell, so the umask goes no further).
+            "  kopia (plik tylko dla właściciela):",
+            "    (umask 077 && pg_dump --format=custom"
+            f" {connection} --file=kosci-$(date +%Y%m%d-%H%M%S).dump {name})",
             "  przywrócenie (najpierw zatrzymaj serve, potem uruchom je ponownie):",
             f"    pg_restore --clean --if-exists {connection} --dbname={name} PLIK.dump",
             "Hasło podaj w zmiennej PGPASSWORD albo w pliku ~/.pgpass.",

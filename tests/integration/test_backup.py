@@ -13,6 +13,7 @@ import os
 import shutil
 import sqlite3
 import stat
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -337,6 +338,40 @@ def test_on_postgresql_both_commands_say_how_to_use_pg_dump_and_fail(
     assert "pg_restore" in result.output
     assert "rodzina" in result.output
     assert "tajne" not in result.output
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes and sh are POSIX")
+def test_the_pg_dump_line_it_prints_makes_a_file_only_its_owner_can_read(tmp_path: Path):
+    """A dump holds every password hash and the audit log: the command printed for it
+    must make the file private even where the admin's umask lets everyone read new files."""
+    app = create_app(
+        {
+            "SECRET_KEY": "x",
+            "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://kosci:tajne@db.example:5433/rodzina",
+        },
+        instance_path=tmp_path / "instance",
+    )
+    result = app.test_cli_runner().invoke(args=["backup"])
+    line = next(x.strip() for x in result.output.splitlines() if "pg_dump " in x)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "pg_dump").write_text(
+        '#!/bin/sh\nfor a in "$@"; do case "$a" in --file=*) echo dump > "${a#--file=}";; '
+        "esac; done\n"
+    )
+    (fake / "pg_dump").chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+
+    subprocess.run(
+        ["sh", "-c", f"umask 022; {line}"],
+        cwd=work,
+        env={**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"},
+        check=True,
+    )
+
+    (dump,) = work.glob("kosci-*.dump")
+    assert stat.S_IMODE(dump.stat().st_mode) == 0o600
 
 
 # --- automatic backups --------------------------------------------------------------------------
