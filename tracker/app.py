@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from tracker import api, arbiter, auth, games, history, join, main, stats, transfer
+from tracker import api, arbiter, auth, games, history, join, main, settings, stats, transfer
 from tracker.advisor_cli import advisor_cli
 from tracker.api import API_PATH_PREFIX
 from tracker.backup import sqlite_file
@@ -155,16 +155,16 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         REMEMBER_COOKIE_HTTPONLY=True,
         # Behind a reverse proxy: how many proxies in front of the app set X-Forwarded-For,
         # -Proto and -Host. 0 (the default): the app is reached directly and ignores them.
-        KOSCI_PROXY_HOPS=_env_int("KOSCI_PROXY_HOPS", 0),
+        KOSCI_PROXY_HOPS=settings.env_int("KOSCI_PROXY_HOPS", 0),
         # Served over HTTPS (by that proxy): Secure cookies, `__Host-` names, HSTS.
-        KOSCI_HTTPS=_env_flag("KOSCI_HTTPS", False),
+        KOSCI_HTTPS=settings.env_flag("KOSCI_HTTPS", False),
         # Who may sign up: open, invite (a code from an account or the CLI) or closed; and
         # how many sign-up attempts one address may make an hour (README "Sign-up").
         KOSCI_SIGNUP=os.environ.get("KOSCI_SIGNUP") or signup.DEFAULT_POLICY,
-        KOSCI_SIGNUP_PER_HOUR=_env_int("KOSCI_SIGNUP_PER_HOUR", signup.DEFAULT_PER_HOUR),
+        KOSCI_SIGNUP_PER_HOUR=settings.env_int("KOSCI_SIGNUP_PER_HOUR", signup.DEFAULT_PER_HOUR),
         # A database server (PostgreSQL): connections kept open per worker process, one per
         # thread by default (README "Production on PostgreSQL"). SQLite keeps its own pool.
-        KOSCI_DB_POOL_SIZE=_env_int("KOSCI_DB_POOL_SIZE", DEFAULT_THREADS),
+        KOSCI_DB_POOL_SIZE=settings.env_int("KOSCI_DB_POOL_SIZE", DEFAULT_THREADS, minimum=1),
         # SQLite: NORMAL (the default) or FULL, an fsync per commit (README "Durability").
         KOSCI_SQLITE_SYNCHRONOUS=(
             os.environ.get("KOSCI_SQLITE_SYNCHRONOUS") or DEFAULT_SQLITE_SYNCHRONOUS
@@ -172,11 +172,15 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
+    # A wrong value stops the start with one sentence (tracker/settings.py), not a traceback.
+    settings.check_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["KOSCI_TIMEZONE"]:
+        settings.check_timezone("KOSCI_TIMEZONE", app.config["KOSCI_TIMEZONE"])
     app.url_map.converters["int"] = (
         PostgresRowIdConverter if _uses_postgresql(app) else RowIdConverter
     )
     _configure_engine(app)
-    signup.check_config(app.config)  # a wrong value stops the start with a clear message
+    signup.check_config(app.config)
     if app.config["KOSCI_HTTPS"]:
         overridden = test_config or {}
         for key, value in _https_settings(app.config).items():
@@ -242,40 +246,12 @@ def _configure_engine(app: Flask) -> None:
                 **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
             }
         return
-    pool_size = int(app.config["KOSCI_DB_POOL_SIZE"])
-    if pool_size < 1:
-        raise RuntimeError(f"KOSCI_DB_POOL_SIZE must be 1 or more, not {pool_size}.")
+    pool_size = settings.check_count("KOSCI_DB_POOL_SIZE", app.config["KOSCI_DB_POOL_SIZE"], 1)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
         "pool_size": pool_size,
         "pool_pre_ping": True,
         **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
     }
-
-
-def _env_flag(name: str, default: bool) -> bool:
-    """A yes/no setting: 1/0 (also true/false, yes/no, on/off); unset or empty: `default`."""
-    raw = os.environ.get(name, "").strip().lower()
-    if not raw:
-        return default
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    raise RuntimeError(f"{name} must be 1 or 0, not {raw!r}.")
-
-
-def _env_int(name: str, default: int) -> int:
-    """A count: a whole number, 0 or more; unset or empty: `default`."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise RuntimeError(f"{name} must be a whole number, 0 or more, not {raw!r}.")
-    return value
 
 
 # HSTS: once a browser has seen the site over HTTPS, it refuses plain HTTP to it for a year.
@@ -362,7 +338,7 @@ def _load_or_create_secret_key(path: Path) -> str:
 def _read_secret_key(path: Path) -> str:
     key = path.read_text(encoding="ascii").strip()
     if not key:
-        raise RuntimeError(f"{path} is empty: delete it to generate a new secret key.")
+        raise settings.empty_secret_key(path)
     return key
 
 

@@ -21,6 +21,7 @@ from flask_migrate import upgrade
 from tracker.backup import BackupError, BackupSchedule, parse_keep, sqlite_file
 from tracker.extensions import db
 from tracker.services import reviewer
+from tracker.settings import reach_database
 
 DEFAULT_PORT = 8000
 
@@ -98,6 +99,9 @@ def serve_command(
     except BackupError as exc:
         raise click.ClickException(str(exc)) from exc
     with app.app_context():
+        # A database that does not answer (a wrong password, a server down, a folder that is
+        # not there) is one sentence, not the migration's traceback.
+        reach_database(db.engine)
         upgrade()
         # Forked workers must not share the connections the migration opened.
         for engine in db.engines.values():

@@ -18,6 +18,7 @@ from flask_wtf import CSRFProtect
 from sqlalchemy import Engine, MetaData, Table, event
 from sqlalchemy.orm import DeclarativeBase
 
+from . import settings
 from .backup import sqlite_file
 from .i18n import N_
 
@@ -130,11 +131,7 @@ def sqlite_file_created_private(engine: Engine) -> Path | None:
 def use_sqlite_pragmas(engine: Engine, synchronous: str = DEFAULT_SQLITE_SYNCHRONOUS) -> None:
     """Run `SQLITE_PRAGMAS` and the `synchronous` level (one of `SQLITE_SYNCHRONOUS`) on every
     new connection of `engine` if it is SQLite."""
-    if synchronous not in SQLITE_SYNCHRONOUS:
-        raise RuntimeError(
-            f"KOSCI_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)}, "
-            f"not {synchronous!r}."
-        )
+    settings.check_choice("KOSCI_SQLITE_SYNCHRONOUS", synchronous, SQLITE_SYNCHRONOUS)
     if engine.dialect.name == "sqlite":
         pragmas = (*SQLITE_PRAGMAS, f"PRAGMA synchronous={synchronous}")
 

@@ -14,6 +14,7 @@ from sqlalchemy import text
 from tracker import create_app
 from tracker.extensions import csrf, db
 from tracker.services import accounts
+from tracker.settings import ConfigError
 
 
 def add_api_route(app: Flask, rule: str, view, methods=("POST",)) -> None:
@@ -411,5 +412,5 @@ def test_an_unknown_durability_setting_stops_the_start(
 ):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.setenv("KOSCI_SQLITE_SYNCHRONOUS", "OFF")
-    with pytest.raises(RuntimeError, match="KOSCI_SQLITE_SYNCHRONOUS"):
+    with pytest.raises(ConfigError, match="KOSCI_SQLITE_SYNCHRONOUS ma wartość 'OFF'"):
         create_app(instance_path=tmp_path)

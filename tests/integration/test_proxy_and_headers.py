@@ -20,6 +20,7 @@ from tracker import create_app
 from tracker.extensions import db
 from tracker.models import LoginFailure
 from tracker.services import accounts
+from tracker.settings import ConfigError
 
 from .apps import dispose_engines
 
@@ -136,7 +137,7 @@ def test_https_comes_from_the_environment(env_app, raw: str, on: bool):
     [("KOSCI_PROXY_HOPS", "-1"), ("KOSCI_PROXY_HOPS", "two"), ("KOSCI_HTTPS", "maybe")],
 )
 def test_a_setting_that_makes_no_sense_stops_the_app_with_its_name(env_app, name, raw):
-    with pytest.raises(RuntimeError, match=name):
+    with pytest.raises(ConfigError, match=name):
         env_app(**{name: raw})
 
 

@@ -18,6 +18,7 @@ from tracker import create_app
 from tracker.extensions import db
 from tracker.models import Account, Invite, SignupAttempt, utcnow
 from tracker.services import accounts, signup
+from tracker.settings import ConfigError
 
 SIGN_UP = "/rejestracja"
 SIGN_IN = "/logowanie"
@@ -212,9 +213,12 @@ def test_closed_sign_up_says_so_and_creates_nothing(app: Flask):
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"KOSCI_SIGNUP": "zamknięte"}, "KOSCI_SIGNUP must be one of open, invite, closed"),
-        ({"KOSCI_SIGNUP_PER_HOUR": "0"}, "KOSCI_SIGNUP_PER_HOUR must be a whole number"),
-        ({"KOSCI_SIGNUP_PER_HOUR": "pięć"}, "KOSCI_SIGNUP_PER_HOUR must be a whole number"),
+        (
+            {"KOSCI_SIGNUP": "zamknięte"},
+            "KOSCI_SIGNUP ma wartość 'zamknięte': dozwolone są open, invite, closed",
+        ),
+        ({"KOSCI_SIGNUP_PER_HOUR": "0"}, "KOSCI_SIGNUP_PER_HOUR ma wartość '0': wpisz liczbę"),
+        ({"KOSCI_SIGNUP_PER_HOUR": "pięć"}, "KOSCI_SIGNUP_PER_HOUR ma wartość 'pięć': wpisz"),
     ],
 )
 def test_a_wrong_sign_up_setting_stops_the_start_with_a_clear_message(
@@ -222,7 +226,7 @@ def test_a_wrong_sign_up_setting_stops_the_start_with_a_clear_message(
 ):
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    with pytest.raises(RuntimeError, match=message):
+    with pytest.raises(ConfigError, match=message):
         create_app({"SECRET_KEY": "x"}, instance_path=tmp_path)
 
 

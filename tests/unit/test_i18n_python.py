@@ -20,9 +20,10 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "tracker"
 PURE = ("rules", "advisor")
-# The server's command line (serve, backup, restore, accounts, the advisor's tables): it speaks
-# Polish only, to whoever runs the server.
-CLI_ONLY = frozenset({"cli.py", "commands.py", "advisor_cli.py", "backup.py"})
+# The server's command line (serve, backup, restore, accounts, the advisor's tables) and the
+# sentence a wrong setting stops the start with (settings.py): they speak Polish only, to
+# whoever runs the server.
+CLI_ONLY = frozenset({"cli.py", "commands.py", "advisor_cli.py", "backup.py", "settings.py"})
 # A line that says so holds a text no one reads as language (an alphabet, a brand).
 NOT_SHOWN_MARK = "# i18n: not shown"
 

@@ -20,6 +20,7 @@ from flask import current_app
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .. import settings
 from ..extensions import db
 from ..i18n import N_, _, gettext, ngettext
 from ..models import Account, Invite, SignupAttempt, name_key, utcnow
@@ -59,14 +60,9 @@ def check_config(config: MutableMapping[str, Any]) -> None:
     not open sign-up by surprise."""
     raw = config.get("KOSCI_SIGNUP")
     policy = str(raw or "").strip().lower()
-    if policy not in POLICIES:
-        raise RuntimeError(f"KOSCI_SIGNUP must be one of {', '.join(POLICIES)}, not {raw!r}.")
+    settings.check_choice("KOSCI_SIGNUP", policy, POLICIES)
     config["KOSCI_SIGNUP"] = policy
-    per_hour = config.get("KOSCI_SIGNUP_PER_HOUR")
-    if isinstance(per_hour, bool) or not isinstance(per_hour, int) or per_hour < 1:
-        raise RuntimeError(
-            f"KOSCI_SIGNUP_PER_HOUR must be a whole number, 1 or more, not {per_hour!r}."
-        )
+    settings.check_count("KOSCI_SIGNUP_PER_HOUR", config.get("KOSCI_SIGNUP_PER_HOUR"), 1)
 
 
 def policy() -> str:
