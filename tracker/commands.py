@@ -6,6 +6,7 @@ Each runs in the app context (`with_appcontext`): the `flask` command pushes one
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -124,17 +125,22 @@ def audit_command(account_name: str | None, limit: int) -> None:
 
 @click.command("backup")
 @with_appcontext
-@click.argument("path", required=False, type=click.Path(path_type=Path))
-def backup_command(path: Path | None) -> None:
+@click.argument("target", metavar="[PATH]", required=False, type=click.Path())
+def backup_command(target: str | None) -> None:
     """Copy the database to PATH, consistently even while `serve` is writing to it.
 
-    PATH defaults to instance/backups/kosci-DATE-TIME.sqlite3; a folder gets a file of that
-    name. The copy is private (0600) and checked before the command says it is done."""
+    PATH defaults to instance/backups/kosci-DATE-TIME.sqlite3; a folder (or a path ending in
+    a slash, created if missing) gets a file of that name. The copy is private (0600) and
+    checked before the command says it is done."""
     database = _sqlite_database_or_advice()
-    if path is None:
+    if target is None:
         path = Path(current_app.instance_path) / "backups" / backup.backup_name(datetime.now())
-    elif path.is_dir():
-        path = path / backup.backup_name(datetime.now())
+    else:
+        path = Path(target)
+        # Path() drops a trailing slash: read it from what was typed, so that a folder not
+        # made yet gets a dated copy inside, not a file of the folder's name.
+        if path.is_dir() or target.endswith(("/", os.sep)):
+            path = path / backup.backup_name(datetime.now())
     try:
         written = backup.backup_sqlite(database, path)
     except (backup.BackupError, OSError, sqlite3.Error) as exc:

@@ -237,6 +237,22 @@ def figures() -> dict[str, Any]:
     return {"seats": sorted(map(tuple, seats)), "games": sorted(map(tuple, games))}
 
 
+def test_a_path_ending_in_a_slash_is_a_folder_even_before_it_exists(
+    app: Flask, runner: FlaskCliRunner, tmp_path: Path
+):
+    """`backup /media/pendrive/kosci/` on a stick that has no such folder yet: a folder with a
+    dated copy in it, not a file named `kosci`."""
+    folder = tmp_path / "pendrive" / "kosci"
+
+    result = runner.invoke(args=["backup", f"{folder}{os.sep}"])
+
+    assert result.exit_code == 0, result.output
+    assert folder.is_dir()
+    [copy] = folder.glob("kosci-*.sqlite3")
+    assert str(copy) in result.output
+    assert mode(copy) == 0o600
+
+
 def test_backup_without_a_path_goes_to_the_instance_folder(
     app: Flask, runner: FlaskCliRunner, tmp_path: Path
 ):
