@@ -18,8 +18,11 @@ window.kosciBanner = (() => {
       banner.setAttribute("role", "alert");
       banner.innerHTML = '<p data-net-text></p><button class="btn btn-secondary" type="button"></button>';
       banner.querySelector("button").textContent = window.kosciText("app.retry");
-      banner.querySelector("button").addEventListener("click", () => {
-        banner.querySelector("button").disabled = true;
+      banner.querySelector("button").addEventListener("click", (event) => {
+        // One tap, one retry. Not `disabled`: that would drop a keyboard's focus to the page.
+        const button = event.currentTarget;
+        if (button.getAttribute("aria-disabled") === "true") return;
+        button.setAttribute("aria-disabled", "true");
         if (retrying) retrying();
       });
       document.body.append(banner);
@@ -28,12 +31,24 @@ window.kosciBanner = (() => {
     banner.dataset.sticky = sticky ? "1" : "";
     banner.querySelector("[data-net-text]").textContent = text;
     if (retry) retrying = retry;
-    banner.querySelector("button").disabled = false;
+    banner.querySelector("button").removeAttribute("aria-disabled");
     banner.hidden = false;
   }
 
   function hide(all = false) {
-    if (banner && (all || !banner.dataset.sticky)) banner.hidden = true;
+    if (!banner || !(all || !banner.dataset.sticky)) return;
+    const focused = banner.contains(document.activeElement); // „Ponów”, pressed by keyboard
+    banner.hidden = true;
+    if (!focused) return;
+    // Not to the page's top: to the screen, its dice pad first (live.js keeps the place when
+    // it redraws the screen).
+    const main = document.querySelector("main#main");
+    const pad = main && main.querySelector("[data-pad]:not([hidden]) button");
+    if (pad) pad.focus({ preventScroll: true });
+    else if (main) {
+      main.tabIndex = -1;
+      main.focus({ preventScroll: true });
+    }
   }
 
   return { show, hide };

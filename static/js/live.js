@@ -55,10 +55,11 @@ window.kosciLive = (() => {
     } catch {
       return unreachable();
     }
-    const wasOffline = failures > 0;
     failures = 0;
     online();
-    if (response.status === 304 && !wasOffline) return schedule(POLL_MS);
+    // Nothing written since the screen was drawn, even after polls that failed: the screen
+    // stays as it is (a redraw would drop its one-time messages, „Zapisano” and its undo).
+    if (response.status === 304) return schedule(POLL_MS);
     // The game is gone (deleted, an invitation revoked: 404), or the session ended (the poll
     // was sent on to the sign-in page): the page itself shows why, and nothing is left to follow.
     if (response.redirected || (!response.ok && response.status !== 304)) {
@@ -67,12 +68,10 @@ window.kosciLive = (() => {
       location.reload();
       return;
     }
-    const fresh = response.headers.get("ETag");
-    if (fresh === etag && !wasOffline) return schedule(POLL_MS);
     if (busy() || swaps !== seen) return schedule(POLL_MS); // this phone's write refreshes
-    etag = fresh;
-    // A screen that could not be loaded: `refresh` has said so, and the next poll, the first
-    // after a failure, loads the screen whatever its answer.
+    // The screen's ETag moves on only with a screen swapped in (`swap` takes the page's own): a
+    // screen that could not be loaded (`refresh` has said so) is still behind at the next
+    // poll, which loads it again.
     if (await refresh(location.href, seen)) schedule(POLL_MS);
   }
 

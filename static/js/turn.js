@@ -15,14 +15,18 @@
   const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
   const STORE = "kosci-dice:" + location.pathname;
   let carried = null; // the dice on screen when live.js swapped it, and their turn's number
+  // The turn of a write that did not get through, while its „Ponów” is on the banner.
+  let retrySeq = null;
+  // The last write sent with no answer (its turn's number and dice): it may have been written.
+  // Asked about that turn again (pencil marks, a screen swapped in), the server is told these
+  // dice too: if they are the roll the turn holds, the write went in, whatever was typed since.
+  let unanswered = null;
 
   init(document);
   const newGame = document.querySelector("[data-new-game]");
   if (newGame) enhanceNewGame(newGame);
 
   let seqBefore = null; // the turn the screen showed before a swap
-  // The turn of a write that did not get through, while its „Ponów” is on the banner.
-  let retrySeq = null;
   window.addEventListener("kosci:before-swap", () => {
     const turn = document.querySelector("[data-turn]");
     const input = turn && turn.querySelector("[data-dice-input]");
@@ -182,6 +186,7 @@
       } catch {
         sending = false;
         root.classList.remove("is-sending");
+        unanswered = { seq: root.dataset.seq, dice: String(body.get("dice") || "") };
         const live = window.kosciLive;
         if (live) {
           retrySeq = root.dataset.seq;
@@ -194,6 +199,7 @@
         return;
       }
       if (window.kosciLive) window.kosciLive.online(true);
+      unanswered = null;
       if (written) {
         save(root.dataset.seq, "");
         // Written: these dice are not carried to the next turn, from this screen or from one
@@ -273,6 +279,13 @@
       return url;
     }
 
+    /** The pencil marks' request for `dice` typed for turn `seq` (with the dice of a write sent
+     * for that turn and never answered). */
+    function fieldsUrl(dice, seq) {
+      const sent = unanswered && unanswered.seq === seq ? { sent: unanswered.dice } : {};
+      return gameUrl({ dice, fragment: "fields", seq, ...sent });
+    }
+
     function clear() {
       request += 1; // a late answer for older dice is dropped
       shown = "";
@@ -290,7 +303,7 @@
       const mine = (request += 1);
       let response;
       try {
-        response = await fetch(gameUrl({ dice, fragment: "fields", seq }), {
+        response = await fetch(fieldsUrl(dice, seq), {
           headers: { Accept: "text/html" },
           credentials: "same-origin",
         });
@@ -316,6 +329,7 @@
       if (next && !url.searchParams.has("dice")) {
         input.value = "";
         save(root.dataset.seq, "");
+        unanswered = null;
       } else if (!roll.full()) {
         // A few dice: they come back through the swap, not the address (which pencils in five).
         url.searchParams.delete("dice");
@@ -331,10 +345,10 @@
       history.replaceState(null, "", gameUrl({ dice, seq: root.dataset.seq }).href);
       region.setAttribute("aria-busy", "true");
       try {
-        const response = await fetch(
-          gameUrl({ dice, fragment: "fields", seq: root.dataset.seq }),
-          { headers: { Accept: "text/html" }, credentials: "same-origin" },
-        );
+        const response = await fetch(fieldsUrl(dice, root.dataset.seq), {
+          headers: { Accept: "text/html" },
+          credentials: "same-origin",
+        });
         if (mine !== request) return;
         if (window.kosciLive) window.kosciLive.online(true);
         if (!response.ok) {

@@ -367,7 +367,8 @@ def test_an_undo_tapped_offline_stays_on_the_game_and_is_sent_by_its_retry(
 
     a.evaluate("document.querySelector('main').dataset.before = '1'")
     a.context.set_offline(False)
-    expect(a.locator("main[data-before]")).to_have_count(0, timeout=LIVE_MS * 5)  # a poll
+    a.evaluate("window.kosciLive.refresh(location.href)")  # as a poll redraws the screen
+    expect(a.locator("main[data-before]")).to_have_count(0)
     expect(banner).to_be_visible()
     banner.get_by_role("button", name="Ponów").click()
 
@@ -399,6 +400,20 @@ def test_a_lost_answer_sent_again_is_written_once(phones: Any, live_server):
     assert typed_dice(a) == ""
 
 
+def write_losing_the_answer(page: Page, dice: str, field: str) -> None:
+    """Tap `dice` and `field`: the server writes the turn, and its answer never reaches the
+    phone, which offers „Ponów”."""
+    tap_dice(page, dice)
+
+    def lose_the_answer(route: Route) -> None:
+        route.fetch()  # reaches the server, which writes the turn...
+        route.abort("connectionreset")  # ...and the phone never hears of it
+
+    on_the_first(page, "**/ruch", lose_the_answer)
+    field_button(page, field).click()
+    expect(page.locator(".net-banner")).to_be_visible()
+
+
 def test_a_lost_answer_that_the_screen_catches_up_with_by_itself_is_said_written(
     phones: Any, live_server
 ):
@@ -408,15 +423,7 @@ def test_a_lost_answer_that_the_screen_catches_up_with_by_itself_is_said_written
     as if another phone had written (one more tap would write Ala's roll for Ola)."""
     (a,), path = table_of(phones, 1, ["Ala", "Ola"])
     game_id = int(path.rsplit("/", 1)[1])
-    tap_dice(a, "55531")
-
-    def lose_the_answer(route: Route) -> None:
-        route.fetch()
-        route.abort("connectionreset")
-
-    on_the_first(a, "**/ruch", lose_the_answer)
-    field_button(a, "fives").click()
-    expect(a.locator(".net-banner")).to_be_visible()
+    write_losing_the_answer(a, "55531", "fives")
 
     expect(a.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS * 4)  # by a poll
     expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
@@ -425,6 +432,58 @@ def test_a_lost_answer_that_the_screen_catches_up_with_by_itself_is_said_written
     assert typed_dice(a) == ""
     expect(a.locator(".net-banner")).to_be_hidden()
     assert turns_in_force(live_server, game_id) == 1
+
+
+def test_a_die_changed_after_a_lost_answer_is_not_carried_to_the_next_player(
+    phones: Any, live_server
+):
+    """The answer is lost and, before the screen catches up, the player taps a die away (to fix
+    it, say): the write went in all the same, so the screen says „Zapisano”, and neither the
+    four dice left nor a fifth typed after them go to Ola's turn."""
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    game_id = int(path.rsplit("/", 1)[1])
+    write_losing_the_answer(a, "55531", "fives")
+    a.locator("[data-slots] button").nth(4).click()
+    a.locator('[data-pad] button[data-face="6"]').click()  # five dice again: pencil marks asked
+
+    expect(a.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS * 4)
+    expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
+    expect(a.get_by_text(re.compile("Na innym telefonie"))).to_have_count(0)
+    expect(a.locator("[data-turn] [data-field]")).to_have_count(0)
+    assert typed_dice(a) == ""
+    assert turns_in_force(live_server, game_id) == 1
+
+
+def test_a_poll_that_failed_once_does_not_wipe_the_next_written_message(phones: Any):
+    """One status poll fails; the next write's „Zapisano” and its undo must stay: the poll that
+    finds the server again redraws the screen only when the game changed since it was drawn."""
+    (a,), _ = table_of(phones, 1, ["Ala", "Ola"])
+    tap_dice(a, "55531")
+    a.route("**/stan", lambda route: route.abort("connectionreset"))
+    a.wait_for_event("requestfailed", lambda request: request.url.endswith("/stan"))
+    a.unroute("**/stan")
+    field_button(a, "fives").click()
+    message = a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)
+    expect(message).to_be_visible()
+
+    a.wait_for_timeout(POLL_MS * 3)  # the polls after the failed one
+    expect(message).to_be_visible()
+    expect(a.locator("[data-undo-written]")).to_be_visible()
+
+
+def test_a_retry_pressed_by_keyboard_leaves_the_focus_on_the_screen(phones: Any, live_server):
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    tap_dice(a, "55531")
+    a.context.set_offline(True)
+    field_button(a, "fives").click()
+    retry = a.locator(".net-banner").get_by_role("button", name="Ponów")
+    expect(retry).to_be_visible()
+    a.context.set_offline(False)
+    retry.focus()
+    a.keyboard.press("Enter")
+
+    expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
+    expect(a.locator("[data-pad] button").first).to_be_focused()
 
 
 def test_an_answer_that_cannot_be_read_offers_a_retry(phones: Any, live_server):

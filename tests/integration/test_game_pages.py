@@ -387,6 +387,25 @@ def test_dice_that_are_the_roll_written_at_their_turn_stand_written_not_carried(
     assert "data-write" not in html  # nothing pencilled in for Ola
 
 
+def test_dice_changed_after_a_write_whose_answer_was_lost_stand_written_too(table: Table):
+    """The phone sent 66612 for turn 1 and heard nothing back; then a die was tapped away. The
+    pencil marks' request names the dice sent (`sent`): that roll is turn 1's, so the write
+    went in, and the dice on screen are not carried to Ola."""
+    game_id = table.new_game(["Ala", "Ola"])
+    table.write(game_id, "66612", "sixes")
+
+    response = table.client.get(f"/gry/{game_id}?dice=6661&fragment=fields&seq=1&sent=66612")
+
+    assert response.status_code == 409
+    assert response.headers["Content-Location"] == f"/gry/{game_id}"
+    html = table.client.get(response.headers["Content-Location"]).get_data(as_text=True)
+    assert text_of(html).count("Zapisano: Ala – Szóstki 18") == 1
+    assert "Na innym telefonie zapisano" not in html
+    # Another roll sent (not the one written) keeps the dice, as any stale phone's.
+    other = table.client.get(f"/gry/{game_id}?dice=6661&fragment=fields&seq=1&sent=55555")
+    assert other.headers["Content-Location"] == f"/gry/{game_id}?dice=6661&seq=2"
+
+
 def test_the_roll_written_with_turns_after_it_names_them(table: Table):
     game_id = table.new_game(["Ala", "Ola"])
     table.write(game_id, "66612", "sixes")

@@ -193,7 +193,10 @@ def play(game_id: int) -> ResponseReturnValue:
         # written at their turn (this phone's write, its answer lost) stand written instead.
         assert seq is not None or view.finished
         kept = None
-        if seq is not None and games.written_with(view, seq, dice_text):
+        # `sent`: the dice of a write this phone sent for that turn and never heard back from
+        # (turn.js); its dice on screen may have been changed since.
+        sent = request.args.get("sent", "")
+        if seq is not None and any(games.written_with(view, seq, d) for d in (dice_text, sent)):
             _say_stands_written(view, seq)
         else:
             written = view.turns[seq - 1 :] if seq is not None else []
