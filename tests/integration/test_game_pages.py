@@ -648,7 +648,30 @@ def test_undo_from_a_stale_phone_takes_nothing_back(table: Table):
     table.post(f"/gry/{game_id}/cofnij", {"seq": "2"})
 
     assert len(table.view(game_id).turns) == 2
-    assert "Stan gry zmienił się" in table.client.get(f"/gry/{game_id}").get_data(as_text=True)
+    html = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+    # Not "try again": that would take back Ola's turn, which the phone never saw.
+    assert "Na innym telefonie zapisano już kolejny ruch. Nic nie cofnięto" in html
+    assert "Sprawdź tabelę i spróbuj ponownie" not in html
+
+
+def test_the_loser_of_two_undos_is_told_the_turn_is_already_taken_back(table: Table):
+    """Two phones tap „Cofnij” on Ola's turn at once: one takes it back. The other must not
+    say "try again" above „Cofnij ostatni ruch”, which would take back Ala's turn too."""
+    game_id = table.new_game(["Ala", "Ola"])
+    table.write(game_id, "66612", "sixes")
+    table.write(game_id, "11456", "ones")
+    assert table.post(f"/gry/{game_id}/cofnij", {"seq": "3"}).status_code == 303
+    table.client.get(f"/gry/{game_id}")  # the winner's message, shown
+
+    table.post(f"/gry/{game_id}/cofnij", {"seq": "3"})
+
+    assert len(table.view(game_id).turns) == 1
+    html = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+    assert (
+        "Ten ruch cofnięto już na innym telefonie. Nic więcej nie cofnięto – teraz kolej: Ola."
+        in html
+    )
+    assert "Sprawdź tabelę i spróbuj ponownie" not in html
 
 
 def test_full_sheet_shows_every_field_sum_and_total(table: Table):

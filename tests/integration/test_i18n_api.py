@@ -194,7 +194,7 @@ def test_a_refusal_flashed_on_a_page_is_in_the_browsers_language(table: Table):
     assert "There is nothing to undo: this is the start of the game." in text_of(
         english.get_data(as_text=True)
     )
-    assert "The game has changed on another phone. Check the sheet and try again." in text_of(
+    assert "This turn was already taken back on another phone." in text_of(
         stale.get_data(as_text=True)
     )
 

@@ -478,10 +478,7 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
     with locked_game(account_id, game_id):
         view = load(account_id, game_id)
         if expected_seq is not None and expected_seq != view.next_seq:
-            raise Conflict(
-                _("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie."),
-                code=GAME_CHANGED,
-            )
+            raise Conflict(_undo_overtaken(view, expected_seq), code=GAME_CHANGED)
         if not view.turns:
             raise Conflict(_("Nie ma czego cofać: to początek gry."), code=NOTHING_TO_UNDO)
         view.state.undo()
@@ -494,6 +491,23 @@ def undo_last_turn(account_id: int, game_id: int, *, expected_seq: int | None = 
         db.session.commit()
     expire_orm_game(view.game.id)
     return view
+
+
+def _undo_overtaken(view: GameView, expected_seq: int) -> str:
+    """Why an undo from a phone that is behind takes nothing back, said so that nobody taps
+    „Cofnij” again: that would take back a turn the phone never saw."""
+    if expected_seq > view.next_seq and not view.finished:
+        return _(
+            "Ten ruch cofnięto już na innym telefonie. Nic więcej nie cofnięto – teraz kolej: "
+            "%(name)s.",
+            name=view.current_name,
+        )
+    if expected_seq < view.next_seq:
+        return _(
+            "Na innym telefonie zapisano już kolejny ruch. Nic nie cofnięto – sprawdź tabelę, "
+            "zanim cofniesz."
+        )
+    return _("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie.")
 
 
 def delete_game(account_id: int, game_id: int) -> None:
