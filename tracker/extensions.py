@@ -7,16 +7,20 @@ import os
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import urlsplit
 
-from flask import Response, current_app
+from flask import Response, current_app, flash, redirect, request
 from flask_compress import Compress
 from flask_login import LoginManager
 from flask_login.config import COOKIE_NAME
+from flask_login.signals import user_unauthorized
+from flask_login.utils import login_url as make_login_url
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import Engine, MetaData, Table, event
 from sqlalchemy.orm import DeclarativeBase
+from werkzeug.wrappers import Response as BaseResponse
 
 from . import settings
 from .backup import sqlite_file
@@ -83,10 +87,28 @@ COMPRESS_MIMETYPES = ["text/html", "text/css", "text/javascript", "image/svg+xml
 
 
 class KosciLoginManager(LoginManager):
-    """Flask-Login's manager, deleting the remember cookie with the attributes it was set
+    """Flask-Login's manager, sending a form posted after the session ended back to its page
+    after sign-in, and deleting the remember cookie with the attributes it was set
     with. Over HTTPS the cookie is `__Host-remember_token`, which a browser takes, and so
     deletes, only with Secure: Flask-Login 0.6 deletes it without, the browser refuses that,
     and the token of a browser signed out stayed on it (refused by the server, but kept)."""
+
+    def unauthorized(self) -> BaseResponse:
+        """To the sign-in page, as Flask-Login sends. A form sent after the session ended (a
+        turn tapped after „Wyloguj na wszystkich urządzeniach” on another phone) comes back,
+        after sign-in, to the page it was sent from: its own address takes only POSTs."""
+        if request.method in ("GET", "HEAD") or not self.login_view:
+            return super().unauthorized()
+        user_unauthorized.send(current_app._get_current_object())  # type: ignore[attr-defined]
+        if self.login_message:
+            message = self.login_message
+            flash(
+                self.localize_callback(message) if self.localize_callback else message,
+                self.login_message_category,
+            )
+        came_from = urlsplit(request.referrer or "")
+        back = came_from.path if came_from.netloc == request.host else ""
+        return redirect(make_login_url(self.login_view, next_url=back or None))
 
     def _clear_cookie(self, response: Response) -> None:
         config = current_app.config

@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
 from babel.lists import format_list
-from flask import Blueprint, Flask, current_app, flash, redirect, request, session, url_for
+from flask import Blueprint, Flask, current_app, flash, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response
@@ -43,11 +43,9 @@ def signed_in_only(bp: Blueprint) -> Blueprint:
 def _require_sign_in() -> ResponseReturnValue | None:
     if current_user.is_authenticated or guests.is_guest():  # a guest: its game only (guests.py)
         return None
-    if request.method == "GET":
-        return login_manager.unauthorized()  # back to this page after signing in
-    # A form posted after the session ended: its URL cannot be opened again with GET.
-    flash(gettext(login_manager.login_message), login_manager.login_message_category)
-    return redirect(url_for("auth.sign_in"))
+    # Back to this page after signing in; a form posted after the session ended, back to the
+    # page it was sent from (KosciLoginManager.unauthorized).
+    return login_manager.unauthorized()
 
 
 def _never_cache(response: Response) -> Response:

@@ -125,6 +125,11 @@ window.kosciLive = (() => {
     if (freshMeta && meta) {
       etag = freshMeta.dataset.etag;
       meta.dataset.etag = etag;
+    } else if (!freshMeta) {
+      // No game's screen any more (the sign-in page, after the session ended elsewhere): none
+      // to follow, and a poll's reload would wipe what that page says.
+      stopped = true;
+      clearTimeout(timer);
     }
     if (url && url !== location.href) history.replaceState(null, "", url);
     window.scrollTo(0, y);

@@ -18,6 +18,7 @@ from tracker.rules import TableGame, places_of
 from .phone import (
     ALA,
     OLA,
+    PASSWORD,
     STANDARD,
     field_button,
     no_sideways_scroll,
@@ -304,6 +305,35 @@ def test_a_screen_whose_session_ended_elsewhere_goes_to_the_sign_in_page_and_sto
     assert live_server.logged(sent_on) == polls
     expect(name).to_have_value("Kowal")
     expect(b).to_have_title(re.compile("^Zaloguj się"))
+
+
+def test_a_turn_tapped_after_the_session_ended_signs_in_and_comes_back_to_the_game(
+    phones: Any, live_server: LiveServer
+):
+    """„Wyloguj na wszystkich urządzeniach” on another phone, and the player taps a field: the
+    sign-in page says why and stays (no poll reloads it away), and signing in leads back to the
+    game, where the typed dice are still waiting; nothing was written meanwhile."""
+    (a, b), path = table_of(phones, 2, ["Ala", "Ola"])
+    b.goto("/konto")
+    account = b.get_by_role("heading", level=1).inner_text().removeprefix("Konto: ")
+    a.route("**/stan", lambda route: route.fulfill(status=304))  # the tap comes first
+    tap_dice(a, "55531")
+    b.get_by_role("button", name="Wyloguj na wszystkich urządzeniach").click()
+    expect(b).to_have_url(re.compile("/logowanie"))
+
+    field_button(a, "fives").click()
+    message = a.get_by_text("Zaloguj się, aby kontynuować.", exact=True)
+    expect(message).to_be_visible()
+    a.unroute("**/stan")  # polls that would find the session gone, were they still sent
+    a.wait_for_timeout(POLL_MS * 3)
+    expect(message).to_be_visible()
+
+    a.get_by_label("Nazwa konta").fill(account)
+    a.get_by_label("Hasło").fill(PASSWORD)
+    a.get_by_role("button", name="Zaloguj się").click()
+    expect(a).to_have_url(re.compile(re.escape(path) + r"(\?|$)"))
+    assert typed_dice(a) == "55531"
+    assert turns_in_force(live_server, int(path.rsplit("/", 1)[1])) == 0
 
 
 def test_a_write_from_a_phone_that_missed_a_turn_is_refused_and_says_why(phones: Any):

@@ -173,6 +173,32 @@ def test_a_form_posted_after_signing_out_leads_to_sign_in(client: FlaskClient):
     assert response.headers["Location"] == "/logowanie"
 
 
+@pytest.mark.parametrize(
+    ("referrer", "back"),
+    [
+        ("http://localhost/gry/7?dice=12345&seq=3", "/logowanie?next=%2Fgry%2F7"),
+        ("https://evil.example/gry/7", "/logowanie"),  # only a page of this site
+    ],
+)
+def test_a_form_posted_after_the_session_ended_comes_back_to_its_page(
+    client: FlaskClient, referrer: str, back: str
+):
+    """A turn tapped after „Wyloguj na wszystkich urządzeniach” on another phone: after
+    sign-in, back to the game it was sent from, not to the form's own address (POST only)."""
+    sign_up(client, "Kowalscy")
+    client.post("/wyloguj", data={"csrf_token": page_csrf(client)})
+
+    response = client.post(
+        "/gry/7/ruch",
+        data={"csrf_token": page_csrf(client), "seq": "1"},
+        headers={"Referer": referrer},
+    )
+
+    assert response.status_code == 302
+    assert response.headers["Location"] == back
+    assert "Zaloguj się, aby kontynuować." in client.get(back).get_data(as_text=True)
+
+
 def test_home_lists_unfinished_games_with_their_round(table: Table):
     game_id = table.new_game(["Ala", "Ola"], "ordered")
     table.write(game_id, "11123", "ones")
