@@ -219,6 +219,14 @@
           revealWritten();
         }
       } else {
+        // Refused and sent back to the game (another phone wrote first): the server's address
+        // keeps the dice when they still wait to be written, and drops them when they are the
+        // roll already written, which must then not come along either.
+        const back = response.redirected ? new URL(response.url) : null;
+        if (back && back.pathname === gameUrl().pathname && !back.searchParams.has("dice")) {
+          input.value = "";
+          save(root.dataset.seq, "");
+        }
         show(page, response.url);
       }
     }

@@ -353,6 +353,28 @@ def test_a_write_from_a_phone_that_missed_a_turn_is_refused_and_says_why(phones:
     assert typed_dice(b) == "66666"
 
 
+def test_the_same_roll_tapped_into_another_field_a_moment_late_is_said_refused(phones: Any):
+    """Both phones have Ala's 33322; A writes Ful, B (a moment late, not yet caught up) taps
+    Szansa. B is told Ful was written on another phone and the game moved on to Ola, with no
+    dice carried to her; not „Zapisano”, as if B's own Szansa had been written."""
+    (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
+    b.route("**/stan", lambda route: route.fulfill(status=304))
+    tap_dice(a, "33322")
+    tap_dice(b, "33322")
+    field_button(a, "full_house").click()
+    expect(a.get_by_text("Zapisano: Ala – Ful 25", exact=True)).to_be_visible()
+
+    field_button(b, "chance").click()
+
+    expect(
+        b.get_by_text("Na innym telefonie zapisano już: Ala – Ful 25. Teraz kolej: Ola.")
+    ).to_be_visible()
+    expect(b.locator(".turn-name")).to_have_text("Ola")
+    b.wait_for_timeout(POLL_MS)
+    expect(b.get_by_text(re.compile("^Zapisano"))).to_have_count(0)
+    assert typed_dice(b) == ""
+
+
 def test_offline_nothing_is_lost_and_a_retry_is_written_once(phones: Any, live_server, screenshot):
     (a,), path = table_of(phones, 1, ["Ala", "Ola"])
     game_id = int(path.rsplit("/", 1)[1])
