@@ -30,7 +30,9 @@
   window.addEventListener("kosci:before-swap", () => {
     const turn = document.querySelector("[data-turn]");
     const input = turn && turn.querySelector("[data-dice-input]");
-    carried = input ? { dice: input.value, seq: turn.dataset.seq } : null;
+    // The turn the dice were typed for: that of the screen, or of the screen they were carried
+    // from while the server has not yet said what became of them (`overtaken`).
+    carried = input ? { dice: input.value, seq: turn.dataset.diceSeq || turn.dataset.seq } : null;
     seqBefore = turn ? Number(turn.dataset.seq) : null;
   });
   window.addEventListener("kosci:swapped", (event) => {
@@ -122,7 +124,10 @@
       changed();
     });
     pad.hidden = roll.full();
-    if (back && backSeq !== root.dataset.seq) overtaken(back, backSeq);
+    if (back && backSeq !== root.dataset.seq) {
+      root.dataset.diceSeq = backSeq;
+      overtaken(back, backSeq);
+    }
     else if (back) {
       save(root.dataset.seq, back);
       if (roll.full()) load();
@@ -319,9 +324,10 @@
         if (mine === request && roll.full()) load(); // offline: load says so, with a retry
         return;
       }
-      if (mine !== request) return;
+      if (mine !== request || !root.isConnected) return; // a screen swapped out meanwhile
       if (response.ok) {
         // The game is back at that turn (written, then taken back): nothing to say.
+        delete root.dataset.diceSeq;
         if (roll.full()) load();
         return;
       }
@@ -337,7 +343,6 @@
       if (next && !url.searchParams.has("dice")) {
         input.value = "";
         save(root.dataset.seq, "");
-        unanswered = null;
       } else if (!roll.full()) {
         // A few dice: they come back through the swap, not the address (which pencils in five).
         url.searchParams.delete("dice");
@@ -357,7 +362,7 @@
           headers: { Accept: "text/html" },
           credentials: "same-origin",
         });
-        if (mine !== request) return;
+        if (mine !== request || !root.isConnected) return; // a screen swapped out meanwhile
         if (window.kosciLive) window.kosciLive.online(true);
         if (!response.ok) {
           // Another phone has written this turn (409: the answer says where the game is now,
