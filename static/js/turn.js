@@ -15,11 +15,10 @@
   const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
   const STORE = "kosci-dice:" + location.pathname;
   let carried = null; // the dice on screen when live.js swapped it, and their turn's number
-  // The turn of a write that did not get through, while its „Ponów” is on the banner.
-  let retrySeq = null;
-  // The last write sent with no answer (its turn's number and dice): it may have been written.
-  // Asked about that turn again (pencil marks, a screen swapped in), the server is told these
-  // dice too: if they are the roll the turn holds, the write went in, whatever was typed since.
+  // The last write sent with no answer: its turn's number, its dice, and whether its „Ponów”
+  // is on the banner (`offered`). It may have been written: asked about that turn again
+  // (pencil marks, a screen swapped in), the server is told these dice too, and if they are
+  // the roll the turn holds, the write went in, whatever was typed since.
   let unanswered = null;
 
   init(document);
@@ -47,8 +46,8 @@
    * nothing changed) it stays: the dice came along, and „Ponów” writes them. */
   function forgetMootRetry(main) {
     const turn = main.querySelector("[data-turn]");
-    if (retrySeq === null || (turn && turn.dataset.seq === retrySeq)) return;
-    retrySeq = null;
+    if (!unanswered?.offered || (turn && turn.dataset.seq === unanswered.seq)) return;
+    unanswered.offered = false;
     if (window.kosciLive) window.kosciLive.online(true);
   }
 
@@ -191,12 +190,12 @@
       } catch {
         sending = false;
         root.classList.remove("is-sending");
-        unanswered = { seq: root.dataset.seq, dice: String(body.get("dice") || "") };
         const live = window.kosciLive;
+        const dice = String(body.get("dice") || "");
+        unanswered = { seq: root.dataset.seq, dice, offered: Boolean(live) };
         if (live) {
-          retrySeq = root.dataset.seq;
           live.offline(t("turn.offline_retry"), () => {
-            retrySeq = null;
+            unanswered.offered = false;
             send(write, button);
           }, true);
         }
@@ -227,11 +226,7 @@
         // Refused and sent back to the game (another phone wrote first): the server's address
         // keeps the dice when they still wait to be written, and drops them when they are the
         // roll already written, which must then not come along either.
-        const back = response.redirected ? new URL(response.url) : null;
-        if (back && back.pathname === gameUrl().pathname && !back.searchParams.has("dice")) {
-          input.value = "";
-          save(root.dataset.seq, "");
-        }
+        if (response.redirected) dropUnlessKept(new URL(response.url));
         show(page, response.url);
       }
     }
@@ -340,15 +335,21 @@
     async function follow(response) {
       const next = response.headers.get("Content-Location");
       const url = new URL(next || gameUrl().href, location.href);
-      if (next && !url.searchParams.has("dice")) {
-        input.value = "";
-        save(root.dataset.seq, "");
-      } else if (!roll.full()) {
+      if (!(next && dropUnlessKept(url)) && !roll.full()) {
         // A few dice: they come back through the swap, not the address (which pencils in five).
         url.searchParams.delete("dice");
         url.searchParams.delete("seq");
       }
       await refreshTo(url.href);
+    }
+
+    /** `url`, where the server sends this phone after a refusal, is the game's screen without
+     * the typed dice: they are the roll already written, so they are dropped here too (true). */
+    function dropUnlessKept(url) {
+      if (url.pathname !== gameUrl().pathname || url.searchParams.has("dice")) return false;
+      input.value = "";
+      save(root.dataset.seq, "");
+      return true;
     }
 
     async function load(moveFocus = false) {
