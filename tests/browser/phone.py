@@ -158,6 +158,18 @@ def sign_in(page: Page, account: str) -> None:
     expect(page.get_by_role("link", name="Nowa gra")).to_be_visible()
 
 
+def sign_out(page: Page) -> None:
+    """Sign out with the account page's button, and wait until the server has done it.
+
+    app.js sends a form only once it has found the server (a /healthz call), so the click
+    returns before the form goes: a request sent straight after it could carry the old
+    session's cookie and be cut short by the sign-out's answer."""
+    page.goto("/konto")
+    page.get_by_role("button", name="Wyloguj się").click()
+    expect(page).to_have_url(re.compile(r"/logowanie"))
+    expect(page.get_by_role("link", name="Nowa gra")).to_have_count(0)
+
+
 def answer_once_logged(route: Route, server: LiveServer, line: str) -> bool:
     """For a `page.route` handler: send the request on to the server now, and hand its answer
     to the page only once the server's access log holds one more `line` than before (within

@@ -110,8 +110,7 @@ def test_the_accounts_data_page_exports_and_imports(
         document = transfer.export_account(kowalscy)
     export = tmp_path / "kosci.json"
     export.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
-    page.goto("/konto")
-    page.get_by_role("button", name="Wyloguj się").click()
+    phone.sign_out(page)
     phone.sign_up_id(page, live_server, "Nowi")
 
     page.goto("/konto")

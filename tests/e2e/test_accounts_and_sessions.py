@@ -7,7 +7,7 @@ import re
 import uuid
 from typing import Any
 
-from browser.phone import PASSWORD, sign_in
+from browser.phone import PASSWORD, sign_in, sign_out
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .web import Browserless, csrf_session_token
@@ -142,11 +142,7 @@ def test_a_signed_in_phone_stays_signed_in_across_the_workers(
             page.goto("/konto")
             expect(account_heading(page)).to_have_text(f"Konto: {name}")
         if cycle < 4:
-            page.get_by_role("button", name="Wyloguj się").click()
-            # Signed out when the sign-in page comes (the form is sent once app.js has found
-            # the server there): not before, or the next address would cut the sign-out short.
-            expect(page).to_have_url(re.compile(r"/logowanie"))
-            expect(page.get_by_role("link", name="Nowa gra")).to_have_count(0)
+            sign_out(page)
             page.goto("/konto")
             expect(page).to_have_url(re.compile(r"/logowanie"))
     context.close()
