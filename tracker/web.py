@@ -15,12 +15,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import cast
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
 from babel.lists import format_list
-from flask import Blueprint, Flask, current_app, flash, request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    flash,
+    get_flashed_messages,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response
@@ -102,6 +112,25 @@ def flash_once(message: str, category: str) -> None:
     flash(message, category)
 
 
+# live.js's poll redraws the screen in the background; while turn.js's „Ponów” waits, it says
+# so with this header. That screen may be dropped unseen (the retry is tapped meanwhile), so it
+# must not take the one-time messages waiting in the session: the retry finds „Zapisano”
+# waiting (cut off with the first answer's body, its cookie arrived), does not say it again,
+# and the screen it brings would show none.
+REDRAW_HEADER = "Kosci-Redraw"
+
+
+def one_time_messages() -> list[tuple[str, str]]:
+    """The flashes for this page as (category, message), each once, taken from the session;
+    none for a background redraw (`REDRAW_HEADER`), which leaves them for the next page. The
+    same message twice (a form sent again, a sign-in asked for twice) is said once."""
+    if request.headers.get(REDRAW_HEADER) == "poll":
+        return []
+    # Flask types the pairs loosely (`with_categories` decides what the list holds).
+    taken = cast(list[tuple[str, str]], get_flashed_messages(with_categories=True))
+    return list(dict.fromkeys((str(category), str(message)) for category, message in taken))
+
+
 def local_zone() -> ZoneInfo:
     return ZoneInfo(current_app.config.get("KOSCI_TIMEZONE") or DEFAULT_TIMEZONE)
 
@@ -156,4 +185,5 @@ def register_web(app: Flask) -> None:
     app.add_template_filter(plural, "plural")
     app.add_template_filter(polish_sorted, "polish_sorted")
     app.add_template_global(plural, "plural")
+    app.add_template_global(one_time_messages, "one_time_messages")
     guests.register_guests(app)

@@ -536,6 +536,36 @@ def test_a_turn_sent_again_before_the_page_is_shown_says_zapisano_once(table: Ta
     assert len(table.view(game_id).turns) == 1
 
 
+def test_a_redraw_by_a_poll_leaves_zapisano_for_the_screen_that_shows_it(table: Table):
+    """The first answer was cut off after its cookie had arrived, and the poll redraws the
+    screen while the retry is on its way: the phone drops that redraw (it is writing), so the
+    redraw must not take „Zapisano”, which the retry, finding it waiting, does not say again.
+    The page the retry leads to says it, once, with its undo."""
+    game_id = table.new_game(["Ala", "Ola"])
+    assert table.write(game_id, "33322", "full_house").status_code == 303
+
+    redraw = table.client.get(f"/gry/{game_id}", headers={"Kosci-Redraw": "poll"})
+
+    assert redraw.status_code == 200
+    assert "Zapisano" not in redraw.get_data(as_text=True)
+    assert '<h1 class="turn-name">Ola</h1>' in redraw.get_data(as_text=True)
+    html = table.client.get(f"/gry/{game_id}").get_data(as_text=True)
+    assert html.count("Zapisano: Ala – Ful 25") == 1
+    assert html.count("data-undo-written") == 1
+    assert "Zapisano" not in table.client.get(f"/gry/{game_id}").get_data(as_text=True)
+
+
+def test_the_same_message_waiting_twice_is_said_once(table: Table):
+    """Two identical messages in the session (a sign-in asked for by a poll, then by the
+    reload it caused): the page says it once."""
+    with table.client.session_transaction() as session:
+        session["_flashes"] = [("info", "Gra jest zakończona."), ("info", "Gra jest zakończona.")]
+
+    html = table.client.get("/").get_data(as_text=True)
+
+    assert html.count("Gra jest zakończona.") == 1
+
+
 def test_a_zero_where_more_was_possible_is_confirmed_first(table: Table):
     game_id = table.new_game(["Ala", "Ola"])
 
