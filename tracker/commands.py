@@ -6,26 +6,70 @@ Each runs in the app context (`with_appcontext`): the `flask` command pushes one
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
+from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import current_app
 from flask.cli import with_appcontext
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 
 from . import backup
 from .extensions import MIGRATIONS_DIR, db
 from .models import Account, name_key
 from .services import ServiceError, accounts, audit, results, signup
+from .settings import reach_database
 from .store import cache
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+UPGRADE = "flask --app tracker db upgrade"
+
+
+def database_ready(command: F) -> F:
+    """Run `command` only on a database that answers and holds this version's schema; else
+    one sentence saying what to run first (an admin's `create-invite` before the first
+    `serve`), not a traceback about a missing table. The database is left as it is: a
+    `serve` of an older version may still be running on it."""
+
+    @functools.wraps(command)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        reach_database(db.engine)
+        with db.engine.connect() as connection:
+            current = set(MigrationContext.configure(connection).get_current_heads())
+            tables = current or inspect(connection).has_table(Account.__tablename__)
+        if not tables:
+            raise click.ClickException(
+                "Baza danych nie ma jeszcze tabel Kości: utwórz je poleceniem "
+                f"`{UPGRADE}` (robi to też pierwsze uruchomienie `serve`) i spróbuj ponownie."
+            )
+        # No revision but the tables there: a schema made from the models (the tests').
+        heads = set(ScriptDirectory(str(MIGRATIONS_DIR)).get_heads())
+        if current and current != heads:
+            if not current <= _known_revisions():
+                raise click.ClickException(
+                    "Baza danych pochodzi z nowszej wersji Kości niż ta instalacja: "
+                    "uaktualnij Kości, zanim jej użyjesz."
+                )
+            raise click.ClickException(
+                "Baza danych jest w starszej wersji Kości niż ta instalacja: uaktualnij ją "
+                f"poleceniem `{UPGRADE}` (albo uruchom `serve`) i spróbuj ponownie."
+            )
+        return command(*args, **kwargs)
+
+    return checked  # type: ignore[return-value]
 
 
 @click.command("create-account")
 @with_appcontext
+@database_ready
 @click.argument("name")
 @click.option("--password", prompt="Hasło", hide_input=True, confirmation_prompt="Powtórz hasło")
 def create_account_command(name: str, password: str) -> None:
@@ -39,6 +83,7 @@ def create_account_command(name: str, password: str) -> None:
 
 @click.command("create-token")
 @with_appcontext
+@database_ready
 @click.argument("name")
 @click.option("--label", default="CLI", show_default=True, help="A name to tell tokens apart.")
 def create_token_command(name: str, label: str) -> None:
@@ -53,6 +98,7 @@ def create_token_command(name: str, label: str) -> None:
 
 @click.command("create-invite")
 @with_appcontext
+@database_ready
 @click.option(
     "--days",
     type=click.IntRange(1, signup.INVITE_DAYS_MAX),
@@ -76,6 +122,7 @@ def create_invite_command(days: int) -> None:
 
 @click.command("recompute")
 @with_appcontext
+@database_ready
 def recompute_command() -> None:
     """Recompute every cached figure (points, totals, places, winners) from the turns."""
     count = results.recompute_all()
@@ -84,6 +131,7 @@ def recompute_command() -> None:
 
 @click.command("reset-password")
 @with_appcontext
+@database_ready
 @click.argument("name")
 @click.option(
     "--password", prompt="Nowe hasło", hide_input=True, confirmation_prompt="Powtórz nowe hasło"
@@ -100,6 +148,7 @@ def reset_password_command(name: str, password: str) -> None:
 
 @click.command("audit")
 @with_appcontext
+@database_ready
 @click.option("--account", "account_name", default=None, help="Only this account's events.")
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1))
 def audit_command(account_name: str | None, limit: int) -> None:

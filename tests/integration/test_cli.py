@@ -155,6 +155,85 @@ def test_db_current_shows_a_database_that_is_behind(
     assert "(head)" not in result.output
 
 
+ACCOUNT_COMMANDS = [
+    ["create-account", "Kowalscy", "--password", "tajne haslo 123"],
+    ["create-token", "Kowalscy"],
+    ["create-invite"],
+    ["reset-password", "Kowalscy", "--password", "nowe haslo 123"],
+    ["audit"],
+    ["recompute"],
+]
+
+
+@pytest.mark.parametrize("args", ACCOUNT_COMMANDS, ids=lambda args: args[0])
+def test_a_command_on_a_database_not_yet_made_says_how_to_make_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+):
+    """A club's admin runs `create-invite` (or another account command) before the first
+    `serve`: one sentence saying what to run, not a traceback about a missing table, and the
+    database left as it is."""
+    result = _flask(monkeypatch, tmp_path, *args)
+
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert "Baza danych nie ma jeszcze tabel Kości" in result.output
+    assert "flask --app tracker db upgrade" in result.output
+    assert _revision(tmp_path) is None
+
+
+@pytest.mark.parametrize("args", ACCOUNT_COMMANDS[:3], ids=lambda args: args[0])
+def test_a_command_on_a_database_behind_this_version_says_to_upgrade_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+):
+    assert _flask(monkeypatch, tmp_path, "db", "upgrade", _first_revision()).exit_code == 0
+
+    result = _flask(monkeypatch, tmp_path, *args)
+
+    assert result.exit_code == 1, result.output
+    assert "starszej wersji Kości" in result.output
+    assert "flask --app tracker db upgrade" in result.output
+    assert _revision(tmp_path) == _first_revision()
+
+
+def test_a_command_on_a_database_from_a_newer_version_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    assert _flask(monkeypatch, tmp_path, "db", "upgrade").exit_code == 0
+    with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'f00dfeedbeef'")
+
+    result = _flask(monkeypatch, tmp_path, "create-invite")
+
+    assert result.exit_code == 1, result.output
+    assert "nowszej wersji Kości" in result.output
+
+
+def test_a_command_on_a_database_that_does_not_answer_says_where_and_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("KOSCI_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("SECRET_KEY", "x")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'nie ma' / 'db.sqlite3'}")
+    monkeypatch.setenv("FLASK_RUN_FROM_CLI", "")
+
+    result = CliRunner().invoke(flask_cli, ["--app", "tracker", "create-invite"])
+
+    assert result.exit_code == 1, result.output
+    assert "Nie można połączyć się z bazą danych" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_account_commands_work_on_a_database_made_by_serve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    assert _flask(monkeypatch, tmp_path, "db", "upgrade").exit_code == 0
+
+    for args in ACCOUNT_COMMANDS:
+        result = _flask(monkeypatch, tmp_path, *args)
+        assert result.exit_code == 0, (args, result.output)
+    assert _revision(tmp_path) == _head()
+
+
 def _head() -> str:
     return ScriptDirectory.from_config(_alembic_config()).get_current_head()
 
