@@ -37,6 +37,7 @@ def test_a_family_signs_up_on_the_form_and_plays_by_tapping(page: Page, screensh
     assert no_sideways_scroll(page)
     names = ["Ala", "Ola"]
     page.get_by_role("link", name="Nowa gra").click()
+    expect(page).to_have_url(re.compile(r"/gry/nowa$"))  # not the page before it
     screenshot(page, "new-game")
     page.go_back()
     start_game(page, "Kości (tabela polska)", names)

@@ -160,6 +160,7 @@ def test_long_names_break_only_between_words(page: Page, live_server: LiveServer
 
     page.goto("/gracze")
     page.get_by_role("link", name=f"Połącz gracza {LONG_NAME} z innym").click()
+    expect(page.get_by_role("heading", name="Połącz gracza", exact=True)).to_be_visible()
     assert words_broken_in_two(page, "h1, h2, .player-name, strong") == []
     assert no_sideways_scroll(page)
 
