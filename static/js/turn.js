@@ -335,6 +335,10 @@
     async function follow(response) {
       const next = response.headers.get("Content-Location");
       const url = new URL(next || gameUrl().href, location.href);
+      // The server has said what became of dice carried from an earlier turn: from here on
+      // they are this screen's (or gone), or the next screen would ask about them again, and
+      // again, without end.
+      delete root.dataset.diceSeq;
       if (!(next && dropUnlessKept(url)) && !roll.full()) {
         // A few dice: they come back through the swap, not the address (which pencils in five).
         url.searchParams.delete("dice");
