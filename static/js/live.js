@@ -11,6 +11,7 @@ window.kosciLive = (() => {
 
   const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
 
+  const ANNOUNCE_MS = 100; // a new live region's wait for its text (see `announce`)
   const POLL_MS = 1000; // a turn written elsewhere shows within 2 s, with room for a slow answer
   const OFFLINE_POLL_MS = [2000, 4000, 8000]; // then every 8 s
   const meta = document.querySelector('meta[name="kosci-live"]');
@@ -113,12 +114,31 @@ window.kosciLive = (() => {
       return false;
     }
     // A poll's refresh that a write of this phone overtook would hide the write's answer.
-    if (seen === null || (swaps === seen && !busy())) swap(html, response.url || url);
+    if (seen === null || (swaps === seen && !busy())) await swap(html, response.url || url);
     return true;
   }
 
+  /** The messages of a screen swapped in, read out by screen readers. A live region
+   * (role="status") is read out when its content changes once it is in the page, not when it
+   * comes with its text: so each region of `main` stays empty until the browser has told the
+   * reader about it, and then gets its messages back. Resolves once they are back. */
+  function announce(main) {
+    const regions = [...main.querySelectorAll('[role="status"]')]
+      .filter((region) => region.hasChildNodes())
+      .map((region) => [region, [...region.childNodes]]);
+    if (!regions.length) return Promise.resolve();
+    for (const [region] of regions) region.replaceChildren();
+    return new Promise((resolve) => {
+      setTimeout(() => {
+        for (const [region, children] of regions) region.append(...children);
+        resolve();
+      }, ANNOUNCE_MS);
+    });
+  }
+
   /** Put the <main> of `html` in place of this page's, keeping the scroll position and the
-   * keyboard's focus (on the same control, when the new screen has it). */
+   * keyboard's focus (on the same control, when the new screen has it). Resolves once the new
+   * screen's messages are in (`announce`). */
   function swap(html, url) {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const main = doc.querySelector("main#main");
@@ -147,8 +167,9 @@ window.kosciLive = (() => {
     if (url && url !== location.href) history.replaceState(null, "", url);
     window.scrollTo(0, y);
     window.dispatchEvent(new CustomEvent("kosci:swapped", { detail: { main } }));
-    // After the listeners: turn.js shows or hides the new screen's pad.
+    // After the listeners: turn.js shows or hides the new screen's pad, and may add a message.
     if (hadFocus) refocus(main, focused);
+    return announce(main);
   }
 
   /** The focus was on the screen swapped out: to the same control on the new one (the same id,

@@ -546,9 +546,12 @@ def test_a_die_changed_after_a_lost_answer_is_not_carried_to_the_next_player(
     four dice left nor a fifth typed after them go to Ola's turn."""
     (a,), path = table_of(phones, 1, ["Ala", "Ola"])
     game_id = int(path.rsplit("/", 1)[1])
-    write_losing_the_answer(a, "55531", "fives")
-    a.locator("[data-slots] button").nth(4).click()
-    a.locator('[data-pad] button[data-face="6"]').click()  # five dice again: pencil marks asked
+    # The polls wait: the taps below are on Ala's screen, before it catches up (a tap after
+    # that is a die typed for Ola, rightly kept); the pencil marks they ask for catch it up.
+    with polls_held(a):
+        write_losing_the_answer(a, "55531", "fives")
+        a.locator("[data-slots] button").nth(4).click()
+        a.locator('[data-pad] button[data-face="6"]').click()  # five dice: pencil marks asked
 
     expect(a.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS * 4)
     expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
@@ -615,6 +618,50 @@ def test_an_answer_that_cannot_be_read_offers_a_retry(phones: Any, live_server):
     expect(a.locator(".turn-name")).to_have_text("Ola")
     expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
     assert turns_in_force(live_server, game_id) == 1
+
+
+# Records, for each live region (role="status") put into the page, its text as it arrives.
+WATCH_LIVE_REGIONS = """() => {
+  window.regionsArrived = [];
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType !== Node.ELEMENT_NODE) continue;
+        const regions = node.matches('[role="status"]')
+          ? [node]
+          : [...node.querySelectorAll('[role="status"]')];
+        for (const region of regions) window.regionsArrived.push(region.textContent.trim());
+      }
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+@pytest.mark.parametrize("by", ["this phone", "another phone"])
+def test_a_message_on_a_screen_swapped_in_is_read_out(phones: Any, by: str):
+    """A screen reader reads a live region (role="status") out when its content changes once
+    it is in the page, not when it comes with its text: the message of a screen swapped in
+    („Zapisano” after this phone's write, „cofnięto” after another phone's undo) arrives in a
+    region that came in empty."""
+    (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
+    tap_dice(a, "55531")
+    if by == "another phone":
+        field_button(a, "fives").click()
+        expect(b.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS)
+        b.evaluate(WATCH_LIVE_REGIONS)
+        a.locator("[data-undo-written]").click()
+        message = b.get_by_text(re.compile(r"cofnięto ruch"))
+        listener = b
+    else:
+        a.evaluate(WATCH_LIVE_REGIONS)
+        field_button(a, "fives").click()
+        message = a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)
+        listener = a
+
+    expect(message).to_be_visible(timeout=LIVE_MS)
+    arrived = listener.evaluate("window.regionsArrived")
+    assert arrived, "no live region came with the new screen"
+    assert arrived == [""] * len(arrived), arrived
 
 
 def test_typed_dice_survive_a_reload(phones: Any):
