@@ -913,3 +913,17 @@ def test_column_chart_thins_out_labels_and_shows_each_year_once():
     assert len(firsts) < 24
     xs = [t.x for t in firsts]
     assert all(b - a >= 40 for a, b in zip(xs, xs[1:], strict=False))
+
+
+def test_player_page_shows_no_extra_bonus_figure_for_the_scandinavian_table(
+    client: FlaskClient, signed_in
+):
+    """The Scandinavian table has no +100 for a further Generał (DECISIONS.md): a player's
+    row for it says nothing about +100, while the Polish table's row still counts them."""
+    jan = signed_in["players"]["Jan"]
+    html = client.get(f"/gracze/{jan}/statystyki").get_data(as_text=True)
+    rows = re.findall(r'<tr role="row">\s*<th scope="row" role="rowheader">(.*?)</tr>', html, re.S)
+    by_variant = {re.sub(r"<[^>]+>", "", row.split("</th>")[0]).strip(): row for row in rows}
+
+    assert 'data-label="+100"' in by_variant["Kości (tabela polska)"]
+    assert 'data-label="+100"' not in by_variant["Tabela skandynawska"]
