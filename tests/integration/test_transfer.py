@@ -994,6 +994,8 @@ def test_csv_download_is_utf8_with_a_byte_order_mark(app: Flask, family: dict[st
 
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
+    # One charset parameter: a media type names each of its parameters once (RFC 6838).
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     assert response.data.startswith(b"\xef\xbb\xbfData;Wariant;")
     assert "Łucja".encode() in response.data
     assert response.headers["Content-Disposition"].startswith("attachment;")

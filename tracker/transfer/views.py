@@ -90,7 +90,7 @@ def download_csv() -> ResponseReturnValue:
     body = transfer.export_csv(account_id(), timezone=_zone_name()).encode()
     return send_file(
         io.BytesIO(body),
-        mimetype="text/csv; charset=utf-8",
+        mimetype="text/csv",  # Flask adds "; charset=utf-8" to a text/ type
         as_attachment=True,
         download_name=_file_name("csv"),
         max_age=0,
