@@ -927,3 +927,21 @@ def test_player_page_shows_no_extra_bonus_figure_for_the_scandinavian_table(
 
     assert 'data-label="+100"' in by_variant["Kości (tabela polska)"]
     assert 'data-label="+100"' not in by_variant["Tabela skandynawska"]
+
+
+def test_a_single_games_timeline_ticks_whole_points(app: Flask, client: FlaskClient):
+    """A player with one game: the chart of totals spans one point, and its axis still counts
+    in whole points (a total is never 418,5)."""
+    assert sign_up(client, "Samotni").status_code == 302
+    with app.app_context():
+        account_id = db.session.query(Account.id).filter(Account.name == "Samotni").scalar()
+        play_table_game(account_id, "standard", {"Zosia": SHEETS["best"]}, "2025-03-10 12:00")
+        zosia = stats.find_player_id(account_id, "Zosia")
+
+    html = client.get(f"/gracze/{zosia}/statystyki").get_data(as_text=True)
+    chart = re.search(r'<svg class="chart-svg" id="chart-timeline".*?</svg>', html, re.S)
+
+    assert chart
+    ticks = re.findall(r'class="chart-tick"[^>]*>([^<]+)<', chart.group(0))
+    assert len(ticks) == 3
+    assert all(tick.isdigit() for tick in ticks), ticks

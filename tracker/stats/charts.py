@@ -162,7 +162,7 @@ def _number(x: float) -> str:
 
 def _scale(low: float, high: float, *, whole: bool = False) -> tuple[float, float, list[float]]:
     """A vertical axis from `low` to `high` on round values, and three labelled ticks; with
-    `whole`, the ticks are whole numbers (counts of games)."""
+    `whole`, the ticks are whole numbers (counts of games, points)."""
     if high <= low:
         high = low + 1
     step = nice_ceiling((high - low) / 2)
@@ -250,12 +250,14 @@ def line_chart(
     data: Sequence[tuple[str, float, str]],
     ends: tuple[str, str],
     mean: float | None = None,
+    *,
+    whole: bool = False,
 ) -> Chart:
     """Points joined in order, evenly spaced, with a dashed line at `mean`; `ends` labels the
-    first and the last point under the axis."""
+    first and the last point under the axis; with `whole`, the axis ticks whole numbers."""
     chart = Chart(chart_id, title, summary, *headers, [Row(label, text) for label, _, text in data])
     values = [value for _, value, _ in data]
-    low, high, ticks = _scale(min(values, default=0), max(values, default=1))
+    low, high, ticks = _scale(min(values, default=0), max(values, default=1), whole=whole)
     _axes(chart, ticks, low, high)
     plot_width = WIDTH - LEFT - RIGHT - 8
     n = len(data)

@@ -266,4 +266,8 @@ def _timeline_chart(tl: stats.Timeline) -> Chart:
         title = _("Średni wynik w kolejnych miesiącach – %(variant)s", variant=name)
         headers = (_("Miesiąc"), _("Średni wynik"))
     ends = (data[0][0], data[-1][0])
-    return charts.line_chart("chart-timeline", title, summary, headers, data, ends, mean)
+    # Totals are whole points, and so are the ticks of their axis (one game: 418 to 420, not
+    # 418 to 419 by halves); a monthly average falls between them.
+    return charts.line_chart(
+        "chart-timeline", title, summary, headers, data, ends, mean, whole=True
+    )
