@@ -208,6 +208,15 @@ def test_poker_explanation_of_the_rulebook_two_pairs_example():
     )
 
 
+def test_poker_explanation_of_two_fives_of_a_kind_names_what_decides():
+    """Not „oba układy to pięć jednakowych, a decyduje pięć jednakowych”: the hand names
+    itself as what decides. Between two fives of a kind the faces decide."""
+    assert explain(roll("3-3-3-3-3"), roll("2-2-2-2-2")) == (
+        "3-3-3-3-3 wygrywa z 2-2-2-2-2: oba układy to pięć jednakowych, a decyduje liczba "
+        "oczek: trójki są wyższe niż dwójki."
+    )
+
+
 def test_poker_hand_shown_grouped_as_players_read_it():
     assert classify(roll("2-5-2-5-5")).shown == "5-5-5-2-2"
     assert classify(roll("1-3-5-3-5")).shown == "5-5-3-3-1"

@@ -53,7 +53,8 @@ HAND_LABELS = {
 
 # What each compared position is called, per hand: (name, takes a plural verb, faces in plural).
 _ROLES: dict[Hand, tuple[tuple[str, bool, bool], ...]] = {
-    Hand.FIVE_OF_A_KIND: ((N_("pięć jednakowych"), False, True),),
+    # Two fives of a kind differ only in their faces: „decyduje liczba oczek”, not the hand again.
+    Hand.FIVE_OF_A_KIND: ((N_("liczba oczek"), False, True),),
     Hand.FOUR_OF_A_KIND: ((N_("cztery jednakowe"), True, True), (N_("piąta kość"), False, False)),
     Hand.FULL_HOUSE: ((N_("trzy jednakowe"), True, True), (N_("para"), False, True)),
     Hand.STRAIGHT: ((N_("najwyższa kość"), False, False),),
