@@ -462,3 +462,26 @@ def test_triple_says_what_a_choice_counts_in_its_column(family: Family):
     ones = row_of(html, "gracz-1", 2)
     assert "Jedynki ×1: 2" in ones
     assert not re.search(r"×[123] \d", text_of(ones)), text_of(ones)
+
+
+def test_a_row_counts_the_extra_generals_bonus_the_turn_earned(family: Family):
+    """A Generał rolled while Generał holds 50 earns +100 where it is written (DECISIONS.md).
+    The turn log says „Szansa 30 (+100)”; the review's row says the same, not a bare
+    „Szansa 30” that leaves 100 of the turn's points out. In Kości potrójne the bonus is
+    multiplied with its column: (40 + 100) × 3 = 420."""
+    game_id = family.game("standard", ("Ala",))
+    family.play(game_id, [("66666", "five_of_a_kind"), ("66666", "chance")], rounds=2)
+
+    chance = row_of(family.page(game_id), "gracz-1", 2)
+    assert "Szansa 30 (+100)" in text_of(chance), text_of(chance)
+
+    game_id = family.game("triple", ("Ala",))
+    turns = [("66666", "five_of_a_kind", 0), ("66666", "five_of_a_kind", 1)]
+    turns += [("66666", "five_of_a_kind", 2), ("66612", "sixes", 0), ("66612", "sixes", 1)]
+    turns += [("66612", "sixes", 2), ("66666", "large_straight", 2)]
+    with family.app.app_context():
+        for dice, field_id, column in turns:
+            games.record_turn(family.account_id, game_id, dice, field_id, column)
+
+    straight = row_of(family.page(game_id), "gracz-1", 7)
+    assert "Duży strit ×3: 420\u00a0((40\u00a0+\u00a0100)\u00a0×\u00a03)" in straight, straight

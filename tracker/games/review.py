@@ -112,21 +112,27 @@ class PlayerCard:
 
 
 def _where(variant: Variant, move: MoveAdvice) -> str:
-    return cell_points(variant, move.field, move.column, move.points)
+    return cell_points(variant, move.field, move.column, move.points, move.extra_bonus)
 
 
-def cell_points(variant: Variant, field_id: str, column: int, points: int) -> str:
-    """A field and what the roll writes there: „Ful 25”. With several columns, what it counts
-    in its column's total and why: „Ful ×2: 50 (25 × 2)” (a column is totalled, then multiplied;
-    the bare „Ful ×2 25” would read as the points that count, beside a best field elsewhere)."""
+def cell_points(variant: Variant, field_id: str, column: int, points: int, extra: int = 0) -> str:
+    """A field and what the roll writes there: „Ful 25”, with a further Generał's bonus as the
+    turn log says it: „Szansa 30 (+100)”. With several columns, what it counts in its column's
+    total and why: „Ful ×2: 50 (25 × 2)”, „Duży strit ×3: 420 ((40 + 100) × 3)” (a column is
+    totalled, then multiplied; the bare „Ful ×2 25” would read as the points that count,
+    beside a best field elsewhere)."""
     name = cell_name(variant, field_id, column)
     if variant.columns == 1:
-        return f"{name} {points}"
+        return f"{name} {points}" + (f" (+{extra})" if extra else "")
     multiplier = variant.multipliers[column]
-    if multiplier == 1 or points == 0:
-        return f"{name}: {points * multiplier}"
+    counted = (points + extra) * multiplier
     # One figure, unbroken on a narrow screen: „81 (27 × 3)”.
-    return f"{name}: {points * multiplier}\u00a0({points}\u00a0×\u00a0{multiplier})"
+    written = f"({points}\u00a0+\u00a0{extra})" if extra else str(points)
+    if multiplier == 1:
+        return f"{name}: {counted}" + (f"\u00a0{written}" if extra else "")
+    if counted == 0:
+        return f"{name}: 0"
+    return f"{name}: {counted}\u00a0({written}\u00a0×\u00a0{multiplier})"
 
 
 def turn_line(variant: Variant, turn: reviews.ReviewedTurn, exact: bool) -> TurnLine:
@@ -145,7 +151,7 @@ def turn_line(variant: Variant, turn: reviews.ReviewedTurn, exact: bool) -> Turn
         number=turn.number,
         seq=turn.seq,
         dice="-".join(map(str, turn.dice)),
-        chosen=cell_points(variant, turn.field, turn.column, turn.points),
+        chosen=cell_points(variant, turn.field, turn.column, turn.points, turn.extra_bonus),
         best=", ".join(best),
         chose_best=turn.chose_best,
         best_note=note,

@@ -58,6 +58,7 @@ class ReviewedTurn:
     loss: float  # expected points given away (0.0 when within EQUAL_WITHIN of the best)
     luck: float  # the best move's expected minus the expectation before the roll
     total: int  # the points on the player's sheet after the turn
+    extra_bonus: int = 0  # +100 for a further Generał, unmultiplied, as stored
 
     @property
     def chose_best(self) -> bool:
@@ -153,6 +154,7 @@ def review_of(account_id: int, game_id: int) -> GameReview:
                     loss=judged.loss,
                     luck=judged.luck,
                     total=judged.total,
+                    extra_bonus=row.extra_bonus or 0,
                 )
                 for number, (row, judged) in enumerate(
                     zip(stored[seat.seat], review.turns, strict=True), 1
