@@ -583,6 +583,20 @@ def test_a_zero_where_more_was_possible_is_confirmed_first(table: Table):
     assert [(t.field, t.points) for t in table.view(game_id).turns] == [("five_of_a_kind", 0)]
 
 
+def test_gra_po_kolei_names_the_one_field_the_roll_goes_to(table: Table):
+    """In Gra po kolei a roll can go only to the next free field: the screen says which,
+    not a list of thirteen fields to choose from."""
+    game_id = table.new_game(["Ala"], "ordered")
+
+    first = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+    table.write(game_id, "11123", "ones")
+    second = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+
+    assert "Następne pole: Jedynki." in first
+    assert "Wolne pola" not in first
+    assert "Następne pole: Dwójki." in second
+
+
 def test_a_zero_that_is_the_only_choice_needs_no_confirmation(table: Table):
     game_id = table.new_game(["Ala"], "ordered")
 
