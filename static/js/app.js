@@ -5,7 +5,8 @@
 // it), from JS_STRINGS in tracker/i18n.py; a key it lacks is shown as itself.
 /** The banner at the foot of the screen for a lost connection (live.js, turn.js, plain forms):
  * `show(text, retry, sticky)` with a „Ponów” that runs `retry`; a `sticky` banner (something
- * this phone sent did not get through) stays until `hide(true)` or its retry. */
+ * this phone sent did not get through) stays until `hide(true)` or its retry, and
+ * `waitsForRetry()` says whether one is on screen. */
 window.kosciBanner = (() => {
   "use strict";
   let banner = null;
@@ -51,7 +52,12 @@ window.kosciBanner = (() => {
     }
   }
 
-  return { show, hide };
+  /** Whether a sticky banner is on screen: something this phone sent waits for its „Ponów”. */
+  function waitsForRetry() {
+    return Boolean(banner && !banner.hidden && banner.dataset.sticky);
+  }
+
+  return { show, hide, waitsForRetry };
 })();
 
 window.kosciText = (() => {

@@ -34,18 +34,9 @@ window.kosciLive = (() => {
     leftAt = -Infinity; // back on this screen (the back button's cache)
   });
 
-  // The banner for a lost connection is app.js's (plain forms use it too). A sticky one is
-  // turn.js's „Ponów” for a request that got no answer: a write may have gone in, its answer
-  // (and „Zapisano” in the session cookie) cut off on the way.
-  let retryOffered = false;
-  const offline = (text, retry, sticky = false) => {
-    retryOffered ||= sticky;
-    window.kosciBanner.show(text, retry, sticky);
-  };
-  const online = (all = false) => {
-    if (all) retryOffered = false;
-    window.kosciBanner.hide(all);
-  };
+  // The banner for a lost connection is app.js's (plain forms use it too).
+  const offline = (text, retry, sticky = false) => window.kosciBanner.show(text, retry, sticky);
+  const online = (all = false) => window.kosciBanner.hide(all);
 
   function schedule(ms) {
     clearTimeout(timer);
@@ -103,10 +94,12 @@ window.kosciLive = (() => {
     let response;
     let html;
     try {
-      // While „Ponów” waits, a poll's redraw may be dropped unseen (the retry is tapped
-      // meanwhile, and its answer shows the screen): it says so, and the server leaves the
-      // one-time messages („Zapisano”) in the session, for the screen the retry brings.
-      const headers = seen !== null && retryOffered ? { "Kosci-Redraw": "poll" } : {};
+      // While „Ponów” waits (a write's answer may have been cut off after its cookie, with
+      // „Zapisano” in it), a poll's redraw may be dropped unseen: the retry is tapped meanwhile,
+      // and its answer shows the screen. The redraw says so, and the server leaves the
+      // one-time messages in the session, for the screen the retry brings.
+      const waiting = seen !== null && window.kosciBanner.waitsForRetry();
+      const headers = waiting ? { "Kosci-Redraw": "poll" } : {};
       response = await fetch(url, { headers, credentials: "same-origin", cache: "no-store" });
       html = await response.text();
     } catch {
