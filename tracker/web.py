@@ -3,7 +3,7 @@
 - `signed_in_only(bp)`: every page of a blueprint belongs to the signed-in account, and none
   is cached (several phones change the same data; the back button must not show a stale one);
 - `account_id()`: the signed-in account's id, the one every service call is scoped to;
-- `flash_once(message, category)`: a message not already waiting to be shown;
+- `one_time_messages()`: the flashes a page shows, each once;
 - `local_zone()`: the family's time zone (`KOSCI_TIMEZONE`), for dates shown and filtered;
 - the Jinja filters `when`, `clock`, `and_list`, `plural` and `polish_sorted`, and `plural` as a
   function for views that build sentences.
@@ -25,10 +25,8 @@ from flask import (
     Blueprint,
     Flask,
     current_app,
-    flash,
     get_flashed_messages,
     request,
-    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -103,27 +101,20 @@ def account_id() -> int:
     return guests.account_id()
 
 
-def flash_once(message: str, category: str) -> None:
-    """Flash `message`, unless the very same message is already waiting to be shown: a write
-    sent again (its first answer lost after the session cookie had arrived) must not say
-    „Zapisano” twice, with two undo buttons."""
-    if (category, message) in (tuple(waiting) for waiting in session.get("_flashes", ())):
-        return
-    flash(message, category)
-
-
 # live.js's poll redraws the screen in the background; while turn.js's „Ponów” waits, it says
 # so with this header. That screen may be dropped unseen (the retry is tapped meanwhile), so it
-# must not take the one-time messages waiting in the session: the retry finds „Zapisano”
-# waiting (cut off with the first answer's body, its cookie arrived), does not say it again,
-# and the screen it brings would show none.
+# must not take the one-time messages waiting in the session („Zapisano”, its cookie arrived
+# with an answer whose body was cut off): its answer's cookie, landing after the retry's,
+# would leave the screen the retry brings with none.
 REDRAW_HEADER = "Kosci-Redraw"
 
 
 def one_time_messages() -> list[tuple[str, str]]:
     """The flashes for this page as (category, message), each once, taken from the session;
     none for a background redraw (`REDRAW_HEADER`), which leaves them for the next page. The
-    same message twice (a form sent again, a sign-in asked for twice) is said once."""
+    same message twice is said once: a write sent again (its first answer lost after the
+    session cookie had arrived) says „Zapisano” once, with one undo; a sign-in asked for by a
+    poll and by the reload it caused is asked for once."""
     if request.headers.get(REDRAW_HEADER) == "poll":
         return []
     # Flask types the pairs loosely (`with_categories` decides what the list holds).

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import redirect, render_template, url_for
+from flask import flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from .. import rules
@@ -22,7 +22,7 @@ from ..rules_text import rules_text
 from ..services.games import GameView
 from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from ..web import and_list, flash_once, local_zone
+from ..web import and_list, local_zone
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,7 @@ def say_written(after: GameView) -> None:
     the round's last hand, the round's result on the screen says it all."""
     if after.match.current_round is not None:
         # "written": the match's screen puts the undo of this hand next to the message.
-        flash_once(_("Zapisano: %(turn)s", turn=str(hand_text(after, after.turns[-1]))), "written")
+        flash(_("Zapisano: %(turn)s", turn=str(hand_text(after, after.turns[-1]))), "written")
 
 
 def undo_message(before: GameView, after: GameView) -> str:

@@ -34,7 +34,7 @@ from ..services.games import GameView, NeedsConfirmation, Overtaken
 from ..services.inputs import whole_number
 from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from ..web import account_id, and_list, flash_once, local_zone, prefers_minimal, signed_in_only
+from ..web import account_id, and_list, local_zone, prefers_minimal, signed_in_only
 from . import poker, watch
 from .forms import (
     BONUS_THRESHOLDS,
@@ -330,7 +330,7 @@ def _say_written(after: GameView) -> None:
         poker.say_written(after)
     else:
         # "written": the game's screen puts the undo of this turn next to the message.
-        flash_once(_("Zapisano: %(turn)s", turn=turn_text(after, after.turns[-1])), "written")
+        flash(_("Zapisano: %(turn)s", turn=turn_text(after, after.turns[-1])), "written")
 
 
 def _say_stands_written(view: GameView, seq: int) -> None:
