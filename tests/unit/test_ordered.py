@@ -10,6 +10,7 @@ from tracker.rules import (
     empty_sheet,
     evaluate,
     find_variant,
+    next_in_order,
     parse_sheet,
     play,
     sheet_totals,
@@ -25,6 +26,26 @@ def test_ordered_only_the_next_free_field_is_allowed():
     evaluation = evaluate(ORDERED, empty_sheet(ORDERED), roll("6-6-6-6-6"))
     assert [p.field for p in evaluation.moves] == ["ones"]
     assert len(evaluation.placements) == 13
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "filled", "expected"),
+    [
+        ("ordered", {}, "ones"),
+        ("ordered", {"ones": 3}, "twos"),
+        ("ordered", filled_except("chance"), "chance"),
+        ("ordered", filled_except(), None),  # a full column: nothing next
+        ("standard", {}, None),  # the player chooses: no field is next
+        ("scandinavian", {}, None),
+    ],
+)
+def test_next_in_order_is_the_first_free_field_of_gra_po_kolei(variant_id, filled, expected):
+    variant = find_variant(variant_id)
+    column = parse_sheet(variant, [filled])[0]
+
+    field = next_in_order(variant, column)
+
+    assert (field.id if field else None) == expected
 
 
 def test_ordered_the_next_field_is_written_even_when_it_scores_0():

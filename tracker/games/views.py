@@ -27,7 +27,7 @@ from .. import rules
 from ..forms import EmptyForm, add_error
 from ..guests import watching as guest_watching
 from ..i18n import _
-from ..rules import VARIANT_NAMES
+from ..rules import VARIANT_NAMES, next_in_order
 from ..rules_text import rules_text
 from ..services import Conflict, NotFound, ServiceError, games, players
 from ..services.games import GameView, NeedsConfirmation, Overtaken
@@ -257,6 +257,7 @@ def _render_turn(
         generals=extra_generals(view, seat),
         last_turn=turn_text(view, last) if last else None,
         free_fields=[f for f in variant.table.fields if not seat_sheet[0].is_filled(f.id)],
+        next_field=next_in_order(variant, seat_sheet[0]),  # Gra po kolei: no choice
         plain_grid=sheet_grid(variant, seat_sheet) if many else None,
     )
 

@@ -32,6 +32,7 @@ from .dice import Dice
 from .errors import MoveRefused, RulesError
 from .game import TableGame
 from .match import PokerMatch
+from .moves import next_in_order
 from .start import AnyOptions, Game, restore_game
 from .state import TurnRecord
 from .text import N_, Text
@@ -166,7 +167,7 @@ def correction_choices(
     }
     choices = []
     for column, col in enumerate(sheet):
-        next_free = next((f for f in variant.table.fields if not col.is_filled(f.id)), None)
+        next_free = next_in_order(variant, col)
         for f in variant.table.fields:
             if col.is_filled(f.id):
                 continue
@@ -174,7 +175,7 @@ def correction_choices(
             reason: tuple[Code, Text] | None = None
             if later is not None:
                 reason = (Code.FIELD_TAKEN_LATER, _taken_later(variant, f.id, later))
-            elif variant.fixed_order and next_free is not None and f.id != next_free.id:
+            elif next_free is not None and f.id != next_free.id:
                 reason = (
                     Code.NOT_NEXT_IN_ORDER,
                     Text(

@@ -189,7 +189,7 @@ def _refusal(variant: Variant, column: Column, f: Field, ctx: _RollContext) -> _
     if not ctx.may_refuse:
         return None
     if variant.fixed_order:
-        next_free = _next_free(variant, column)
+        next_free = next_in_order(variant, column)
         if next_free is not None and f.id != next_free.id:
             return (
                 Code.NOT_NEXT_IN_ORDER,
@@ -403,7 +403,11 @@ def unknown_field(field_id: object, variant_id: str) -> Text:
     )
 
 
-def _next_free(variant: Variant, column: Column) -> Field | None:
+def next_in_order(variant: Variant, column: Column) -> Field | None:
+    """Gra po kolei: the field the column's next roll is written to, the first free one in
+    table order; None for a variant whose player chooses the field, or a full column."""
+    if not variant.fixed_order:
+        return None
     return next((f for f in variant.table.fields if not column.is_filled(f.id)), None)
 
 
