@@ -31,6 +31,12 @@ def rules_text(value: Text | RulesError | str | None) -> str:
     return _translate(value)
 
 
+def points_text(points: object, extra_bonus: object = 0) -> str:
+    """What a turn wrote in its field, as every message and log says it: „25”, and with a
+    further Generał's bonus „25 (+100)” (the bonus is not part of the field's points)."""
+    return f"{points} (+{extra_bonus})" if extra_bonus else str(points)
+
+
 def init_rules_text(app: Flask) -> None:
     app.add_template_filter(rules_text, "rules_text")
     app.add_template_global(rules_text, "rules_text")

@@ -268,7 +268,7 @@ def test_a_correction_through_the_page_goes_back_to_the_game_and_shows_in_the_lo
     page = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
     assert (
         "Poprawiono ruch 1: Ala – Generał 50 (6-6-6-6-6) → Generał 0 (6-6-6-6-5). "
-        "Zmieniły się też punkty: ruch 5 (Ala – Szóstki): 30 +100 → 30." in page
+        "Zmieniły się też punkty: ruch 5 (Ala – Szóstki): 30 (+100) → 30." in page
     )
     assert stored(table.app, game_id)[0] > version
     sheet = table.client.get(f"/gry/{game_id}/tabela").get_data(as_text=True)

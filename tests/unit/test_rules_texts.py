@@ -23,6 +23,7 @@ from tracker.rules import (
     rank,
 )
 from tracker.rules.dice import all_rolls
+from tracker.rules_text import points_text
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
@@ -213,3 +214,19 @@ def test_every_variant_name_and_field_label_is_a_plain_marked_text():
         for f in variant.table.fields:
             assert str(f.label_text) == f.label
             assert str(f.hint_text) == f.hint
+
+
+@pytest.mark.parametrize(
+    ("points", "extra_bonus", "text"),
+    [
+        (25, 0, "25"),
+        (0, 0, "0"),
+        (30, 100, "30 (+100)"),
+        (0, 100, "0 (+100)"),
+        ("25 pkt", 100, "25 pkt (+100)"),
+    ],
+)
+def test_points_are_said_one_way_with_a_further_generals_bonus(
+    points: object, extra_bonus: int, text: str
+) -> None:
+    assert points_text(points, extra_bonus) == text

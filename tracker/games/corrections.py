@@ -18,7 +18,7 @@ from wtforms import HiddenField, StringField
 from .. import rules
 from ..forms import PageForm
 from ..i18n import _
-from ..rules_text import rules_text
+from ..rules_text import points_text, rules_text
 from ..services import Conflict, NotFound, ServiceError, corrections, games
 from ..services.games import GameView
 from ..services.inputs import whole_number
@@ -101,8 +101,8 @@ def move_text(view: GameView, turn: TurnRow) -> str:
         hand = rules.classify(turn.dice_tuple)
         return f"{rules_text(hand.hand.label)} {hand.shown}"
     where = cell_name(view.table.variant, turn.field or "", turn.column or 0)
-    bonus = f" +{turn.extra_bonus}" if turn.extra_bonus else ""
-    return f"{where} {turn.points}{bonus} ({rules.format_dice(turn.dice_tuple)})"
+    points = points_text(turn.points, turn.extra_bonus)
+    return f"{where} {points} ({rules.format_dice(turn.dice_tuple)})"
 
 
 def heading(view: GameView, seq: int) -> str:
@@ -130,10 +130,8 @@ def corrected_message(done: corrections.Corrected) -> str:
         for change in done.rescored:
             turn = change.turn
             who = view.seats[turn.seat].player.name
-            was = f"{change.before_points}" + (
-                f" +{change.before_extra_bonus}" if change.before_extra_bonus else ""
-            )
-            now = f"{turn.points}" + (f" +{turn.extra_bonus}" if turn.extra_bonus else "")
+            was = points_text(change.before_points, change.before_extra_bonus)
+            now = points_text(turn.points, turn.extra_bonus)
             where = cell_name(view.table.variant, turn.field or "", turn.column or 0)
             changes.append(
                 _(

@@ -20,6 +20,7 @@ from flask.typing import ResponseReturnValue
 from ..advisor import MoveAdvice
 from ..i18n import _, decimal_separator
 from ..rules import Variant
+from ..rules_text import points_text
 from ..services import NotFound, ServiceError, reviews
 from ..web import account_id
 from .turn import cell_name
@@ -123,7 +124,7 @@ def cell_points(variant: Variant, field_id: str, column: int, points: int, extra
     beside a best field elsewhere)."""
     name = cell_name(variant, field_id, column)
     if variant.columns == 1:
-        return f"{name} {points}" + (f" (+{extra})" if extra else "")
+        return f"{name} {points_text(points, extra)}"
     multiplier = variant.multipliers[column]
     counted = (points + extra) * multiplier
     # One figure, unbroken on a narrow screen: „81 (27 × 3)”.

@@ -24,7 +24,7 @@ from ..rules import (
     extra_bonus_count,
     upper_status,
 )
-from ..rules_text import rules_text
+from ..rules_text import points_text, rules_text
 from ..services.games import GameView, better_than_zero
 from ..store.rows import TurnRow
 
@@ -42,10 +42,7 @@ def turn_text(view: GameView, turn: TurnRow) -> str:
     """A written turn as the flash and the undo button say it: "Ala – Ful 25"."""
     name = view.seats[turn.seat].player.name
     where = cell_name(view.table.variant, turn.field or "", turn.column or 0)
-    text = f"{name} – {where} {turn.points}"
-    if turn.extra_bonus:
-        text += f" (+{turn.extra_bonus})"
-    return text
+    return f"{name} – {where} {points_text(turn.points, turn.extra_bonus)}"
 
 
 def zero_question(evaluation: Evaluation, placement: Placement) -> str | None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ... import rules
 from ...i18n import N_, _, gettext
-from ...rules_text import rules_text
+from ...rules_text import points_text, rules_text
 from ..games import MAX_TURNS_PER_GAME
 from ..results import seat_results
 from .document import SHOWN, CheckedTurn, Refused, show
@@ -148,12 +148,9 @@ class _Replay:
 def _wrong_points(state: rules.Game, turn: CheckedTurn, record: rules.TurnRecord) -> str:
     """The file's points are not what the rules give for the dice."""
     label = rules.find_table_variant(state.variant.id).table.by_id[record.field or ""].label
-    written = _("%(points)s pkt", points=show(turn.points)) + (
-        f" (+{show(turn.extra_bonus)})" if turn.extra_bonus else ""
-    )
-    right = _("%(points)s pkt", points=record.points) + (
-        f" (+{record.extra_bonus})" if record.extra_bonus else ""
-    )
+    bonus = turn.extra_bonus and show(turn.extra_bonus)
+    written = points_text(_("%(points)s pkt", points=show(turn.points)), bonus)
+    right = points_text(_("%(points)s pkt", points=record.points), record.extra_bonus)
     return _(
         "w polu %(field)s zapisano %(written)s, a zasady dają za %(dice)s %(right)s. "
         "Plik zmieniono albo jest uszkodzony.",
