@@ -63,6 +63,22 @@ def sideways_scrollers(page: Page) -> list[str]:
     )
 
 
+def entry_gaps(page: Page) -> dict[str, float]:
+    """Rows of the figures table whose box reaches more than 2 px below their last figure."""
+    return page.evaluate(
+        """() => {
+            const gaps = {};
+            for (const row of document.querySelectorAll('.stats-table tbody tr')) {
+                const filled = [...row.children].filter(c => c.textContent.trim() !== '');
+                const last = Math.max(...filled.map(c => c.getBoundingClientRect().bottom));
+                const gap = row.getBoundingClientRect().bottom - last;
+                if (gap > 2) gaps[row.querySelector('th').textContent.trim()] = gap;
+            }
+            return gaps;
+        }"""
+    )
+
+
 LAPTOP = {"width": 1280, "height": 800}
 
 
@@ -179,6 +195,9 @@ def test_player_page_on_a_phone(page: Page, live_server, screenshot):
     assert sideways_scrollers(page) == [], "\n".join(sideways_scrollers(page))
     assert no_sideways_scroll(page)
     assert small_tap_targets(page) == []
+    # Each variant is an entry on a phone; one with no +100 (the Scandinavian table) ends at
+    # its last figure, with no empty line under it.
+    assert entry_gaps(page) == {}
     screenshot(page, "stats-player")
 
     page.get_by_role("link", name="Tabela skandynawska").click()
