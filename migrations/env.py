@@ -1,9 +1,11 @@
 import logging
 from logging.config import fileConfig
 
+import click
 from flask import current_app
 
 from alembic import context
+from tracker.settings import ConfigError, reach_database
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -97,6 +99,12 @@ def run_migrations_online():
     conf_args.setdefault("process_revision_directives", process_revision_directives)
 
     connectable = get_engine()
+    try:
+        reach_database(connectable)
+    except ConfigError as exc:
+        # `flask db upgrade` on a database that does not answer: one sentence saying where
+        # and why (as `serve` says it), not the driver's traceback.
+        raise click.ClickException(str(exc)) from None
 
     with connectable.connect() as connection:
         # Batch mode rebuilds a SQLite table: copy, DROP TABLE, rename. With foreign keys on

@@ -208,15 +208,20 @@ def test_a_command_on_a_database_from_a_newer_version_says_so(
     assert "nowszej wersji Kości" in result.output
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["create-invite"], ["db", "upgrade"], ["db", "current"], ["db", "downgrade", "base"]],
+    ids=" ".join,
+)
 def test_a_command_on_a_database_that_does_not_answer_says_where_and_why(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
 ):
     monkeypatch.setenv("KOSCI_INSTANCE_PATH", str(tmp_path))
     monkeypatch.setenv("SECRET_KEY", "x")
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'nie ma' / 'db.sqlite3'}")
     monkeypatch.setenv("FLASK_RUN_FROM_CLI", "")
 
-    result = CliRunner().invoke(flask_cli, ["--app", "tracker", "create-invite"])
+    result = CliRunner().invoke(flask_cli, ["--app", "tracker", *args])
 
     assert result.exit_code == 1, result.output
     assert "Nie można połączyć się z bazą danych" in result.output
