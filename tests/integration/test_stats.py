@@ -844,6 +844,24 @@ def test_player_page(client: FlaskClient, signed_in):
     assert f'href="/gry/{signed_in["games"]["G5"]}"' in html  # the poker match, most recent
 
 
+def test_player_page_names_a_shared_win_it_lost_with_a_plural_verb(
+    app: Flask, client: FlaskClient, signed_in
+):
+    """„wygrywa Ala i Ola” is not Polish: two winners win („wygrywają”)."""
+    with app.app_context():
+        play_table_game(
+            signed_in["account"],
+            "standard",
+            {"Ala": SHEETS["best"], "Ola": SHEETS["best"], "Jan": SHEETS["low_chance"]},
+            "2025-06-01 18:00",
+        )
+    jan = signed_in["players"]["Jan"]
+    text = text_of(client.get(f"/gracze/{jan}/statystyki").get_data(as_text=True))
+
+    assert "3 gracze · wygrywają Ala i Ola" in text
+    assert "wygrywa Ala i Ola" not in text
+
+
 def test_player_page_counts_the_solo_game_towards_personal_records(client: FlaskClient, signed_in):
     jan = signed_in["players"]["Jan"]
     text = text_of(client.get(f"/gracze/{jan}/statystyki").get_data(as_text=True))
