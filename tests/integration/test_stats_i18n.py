@@ -103,3 +103,17 @@ def test_the_polish_pages_say_1_gra_2_gry_5_gier(app: Flask, client: FlaskClient
     assert "Wszystkie gry w miesiącu maj 2025: 5." in client.get("/statystyki").get_data(
         as_text=True
     )
+
+
+def test_the_english_who_starts_table_is_by_seat_not_by_place(app: Flask, client: FlaskClient):
+    """„Miejsce” is both a seat at the table and a place in the results; the table of wins by
+    seat needs the first in English (a „Place 1” there would read as the winner's row)."""
+    account_id = _account(app, client)
+    client.set_cookie(LANGUAGE_COOKIE, "en")
+    _play(app, account_id, 1)
+
+    html = client.get("/statystyki").get_data(as_text=True)
+    table = html[html.index('<table class="seat-advantage">') :]
+    table = table[: table.index("</table>")]
+
+    assert re.findall(r'<th scope="col">([^<]+)</th>', table) == ["Seat", "Wins", "%"]
