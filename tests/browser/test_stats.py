@@ -8,7 +8,7 @@ from datetime import datetime
 
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
-from stats_builders import build_family, random_games
+from stats_builders import build_family, play_table_game, random_games, standard_sheet
 
 from tracker.extensions import db
 from tracker.models import Account
@@ -173,6 +173,53 @@ def test_the_filter_form_narrows_the_statistics(page: Page, live_server, screens
     page.locator(".filter > summary").click()
     page.get_by_role("link", name="Wyczyść filtr").click()
     expect(page.locator(".stats-lead")).to_have_text("21 zakończonych gier")
+
+
+LONG_NAME = "Żaneta Wójcik-Przybyszewska"
+
+
+def names_outside_their_box(page: Page) -> list[str]:
+    """The filter's player choices whose name sticks out of its box, or is cut inside a word
+    although the word would fit on a line of the box (a name breaks between words)."""
+    page.wait_for_load_state("load")
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.filter-choices label')].flatMap(label => {
+            const box = label.getBoundingClientRect();
+            const name = label.querySelector('span');
+            const bad = [];
+            if (name.getBoundingClientRect().right > box.right + 0.5)
+                bad.push(`${name.textContent} sticks out of its box`);
+            const text = name.firstChild;
+            for (const word of text.textContent.matchAll(/[^\\s-]+-?/g)) {  // a line may break
+                const range = document.createRange();  // after a space or a hyphen
+                range.setStart(text, word.index);
+                range.setEnd(text, word.index + word[0].length);
+                const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                if (lines.size > 1) bad.push(`${word[0]} cut across ${lines.size} lines`);
+            }
+            return bad;
+        })"""
+    )
+
+
+def test_a_long_name_stays_whole_in_its_filter_box(page: Page, live_server, screenshot):
+    """A player's name in the statistics filter stays inside its box, on a laptop as on a
+    phone: the grid's narrow cells used to let „Przybyszewska” run out over the border."""
+    account = sign_up(page)
+    with live_server.app.app_context():
+        account_id = db.session.scalar(select(Account.id).where(Account.name == account))
+        names = ["Ala", "Babcia Zoë", "Ola", "Tomek", LONG_NAME]
+        play_table_game(account_id, "standard", {n: standard_sheet() for n in names}, None)
+
+    for viewport in (LAPTOP, {"width": 360, "height": 740}):
+        page.set_viewport_size(viewport)
+        page.goto("/statystyki")
+        page.locator(".filter > summary").click()
+        expect(page.locator(".filter-choices label", has_text=LONG_NAME)).to_be_visible()
+        assert names_outside_their_box(page) == []
+        assert no_sideways_scroll(page)
+        assert small_tap_targets(page) == []
+    screenshot(page, "stats-filter-long-name")
 
 
 def test_player_page_on_a_phone(page: Page, live_server, screenshot):
