@@ -107,3 +107,23 @@ def test_the_review_of_a_finished_game_on_a_phone(page: Page, live_server: LiveS
 
     page.get_by_role("link", name="Ola").click()  # the summary's names jump to each player
     expect(page).to_have_url(re.compile("#gracz-2$"))
+
+
+def test_the_players_summary_fits_a_phone_with_a_long_name(page: Page, live_server: LiveServer):
+    """A surname of one long word („Wójcik-Przybyszewska”) used to hold the name column at its
+    full width, and the luck column went behind a sideways swipe."""
+    account = sign_up(page)
+    names = ["Ala", "Żaneta Wójcik-Przybyszewska"]
+    account_id = live_server.account_id(account)
+    with live_server.app.app_context():
+        game_id = games.create_game(account_id, "standard", names).id
+        for ala, ola in zip([FIRST_ROUND[0], *ALA_REST], [FIRST_ROUND[1], *OLA_REST], strict=True):
+            for dice, field_id in (ala, ola):
+                games.record_turn(account_id, game_id, dice, field_id, 0)
+
+    page.goto(f"/gry/{game_id}/przeglad")
+
+    summary = page.locator(".review-summary")
+    expect(summary.get_by_role("link", name=names[1])).to_be_visible()
+    assert summary.evaluate("e => e.scrollWidth - e.clientWidth") <= 0
+    assert no_sideways_scroll(page)
