@@ -660,6 +660,24 @@ def test_an_import_is_all_or_nothing(app: Flask, family: dict[str, Any]):
     assert snapshot(app) == before
 
 
+def test_a_refused_game_is_named_in_english_with_an_unambiguous_day(
+    app: Flask, family: dict[str, Any]
+):
+    """„Game 6 of 1.06.2025” read as a count, with a day an English reader takes for 6 January:
+    in English the game is from 2025-06-01."""
+    document = copy.deepcopy(family["document"])
+    document["games"][-1]["turns"][-1]["points"] += 1
+
+    response = app.test_client().post(
+        IMPORT, json=document, headers={**bearer(app, family["target"]), "Accept-Language": "en"}
+    )
+
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert "Game 6 from 2025-06-01, Kości (Polish sheet), players: Ola, Ala – move 3" in error
+    assert "1.06.2025" not in error
+
+
 def test_a_database_error_midway_keeps_whole_games_and_importing_again_completes_it(
     app: Flask, family: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ):

@@ -37,7 +37,7 @@ def whole_number(text: str | None, maximum: int = MAX_INT) -> int | None:
     return value if value <= maximum else None
 
 
-def _day_text(day: date) -> str:
+def day_text(day: date) -> str:
     """3.05.2025 in Polish, 2025-05-03 in English."""
     if current_language() == "pl":
         return f"{day.day}.{day:%m}.{day.year:04d}"
@@ -51,9 +51,9 @@ def check_day(day: date, field: str | None = None) -> date:
     raise InvalidInput(
         _(
             "Data %(day)s jest poza zakresem: podaj dzień od %(first)s do %(last)s.",
-            day=_day_text(day),
-            first=_day_text(FIRST_DAY),
-            last=_day_text(LAST_DAY),
+            day=day_text(day),
+            first=day_text(FIRST_DAY),
+            last=day_text(LAST_DAY),
         ),
         field,
     )

@@ -398,7 +398,7 @@ def _game_named(
     """ "Gra nr 6 z 1.06.2025, Kości (tabela polska), gracze: Ola, Ala": as much as was read."""
     if variant is None or started is None:
         return _("Gra nr %(number)d", number=number)
-    day = f"{started.day}.{started:%m.%Y}"
+    day = inputs.day_text(started.date())  # 1.06.2025; 2025-06-01 in English
     if names is None:
         return _(
             "Gra nr %(number)d z %(day)s, %(variant)s",
