@@ -76,3 +76,40 @@ def test_a_turn_is_played_in_english_with_the_dice_pad(page: Page, screenshot):
     expect(page.get_by_role("button", name="Copy link")).to_be_visible()
     assert no_sideways_scroll(page)
     screenshot(page, "i18n-en-join")
+
+
+def words_cut_in_the_sheet(page: Page) -> list[str]:
+    """Words of the full sheet's row and column labels split across two lines (a line may break
+    after a space or a hyphen, never inside a word)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.sheet th')].flatMap(th => {
+            const cut = [];
+            const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+            for (let text; (text = walker.nextNode()); ) {
+                if (getComputedStyle(text.parentElement).position === 'absolute') continue;
+                for (const word of text.textContent.matchAll(/[^\\s-]+-?/g)) {
+                    const range = document.createRange();
+                    range.setStart(text, word.index);
+                    range.setEnd(text, word.index + word[0].length);
+                    const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                    if (lines.size > 1) cut.push(`${word[0]} in ${th.textContent.trim()}`);
+                }
+            }
+            return cut;
+        })"""
+    )
+
+
+def test_the_triple_sheet_in_english_cuts_no_label_inside_a_word(page: Page, screenshot):
+    """The sheet's label column is 4.6rem wide on a phone: „Column × multiplier” broke as
+    „multiplie / r” there (the Polish „Kolumna × mnożnik” fits)."""
+    sign_up(page)
+    start_game(page, "Kości potrójne", ["Ala", "Ola"])
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+    page.goto(page.url + "/tabela")
+
+    expect(page.locator(".sheet tbody th").last).to_be_visible()
+    assert words_cut_in_the_sheet(page) == []
+    screenshot(page, "i18n-en-triple-sheet")
