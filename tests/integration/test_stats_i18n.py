@@ -117,3 +117,21 @@ def test_the_english_who_starts_table_is_by_seat_not_by_place(app: Flask, client
     table = table[: table.index("</table>")]
 
     assert re.findall(r'<th scope="col">([^<]+)</th>', table) == ["Seat", "Wins", "%"]
+
+
+def test_the_months_chart_names_its_span_in_good_polish(app: Flask, client: FlaskClient):
+    """„Od maj 2025 do czerwiec 2025” is not Polish („od” takes „maja”): the span is written
+    with a dash, the months as the chart's own labels name them."""
+    account_id = _account(app, client)
+    with app.app_context():
+        for finished in ("2025-05-10 20:00", "2025-06-10 20:00", "2025-06-11 20:00"):
+            sheets = {"Ala": standard_sheet(), "Ola": standard_sheet(general=False)}
+            play_table_game(account_id, "standard", sheets, finished)
+
+    html = client.get("/statystyki").get_data(as_text=True)
+
+    assert "maj 2025 – czerwiec 2025; najwięcej gier w miesiącu czerwiec 2025: 2." in html
+    assert "Od maj" not in html
+    client.set_cookie(LANGUAGE_COOKIE, "en")
+    html = client.get("/statystyki").get_data(as_text=True)
+    assert "From May 2025 to June 2025; most games in June 2025: 2." in html

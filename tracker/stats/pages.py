@@ -115,7 +115,8 @@ def _month_chart(months: list[stats.MonthCount]) -> Chart:
         )
     else:
         summary = _(
-            "Od %(first)s do %(last)s; najwięcej gier w miesiącu %(busiest)s: %(games)d.",
+            # A dash, not „od … do …”, which would need the months' genitive („od maja”).
+            "%(first)s – %(last)s; najwięcej gier w miesiącu %(busiest)s: %(games)d.",
             first=month_name(months[0].month),
             last=month_name(months[-1].month),
             busiest=month_name(busiest.month),
