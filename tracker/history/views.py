@@ -19,8 +19,12 @@ signed_in_only(bp)
 
 
 def _page_number(text: str | None) -> int:
+    """The page asked for; past the last one is the last (the search clamps it), however many
+    digits it has; anything else is the first."""
     text = (text or "").strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 7 else 1
+    if not (text.isascii() and text.isdigit()):
+        return 1
+    return int(text) if len(text) < 7 else 10**6
 
 
 @bp.get("/historia")
