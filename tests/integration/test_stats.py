@@ -791,6 +791,21 @@ def test_statistics_page_filter_form_round_trip(client: FlaskClient, signed_in):
     assert re.search(rf'value="{jan}" checked', html)
 
 
+@pytest.mark.parametrize(
+    ("until", "said"),
+    [("2025-05-31", "1.04.2025 – 31.05.2025"), ("2025-04-01", "1.04.2025")],
+    ids=["a period", "one day"],
+)
+def test_statistics_page_says_the_days_of_the_filter(
+    client: FlaskClient, signed_in, until: str, said: str
+):
+    response = client.get(f"/statystyki?wariant=standard&od=2025-04-01&do={until}")
+
+    text = text_of(response.get_data(as_text=True))
+    assert f"Kości (tabela polska) · {said}" in text
+    assert "1.04.2025 – 1.04.2025" not in text
+
+
 def test_statistics_page_ignores_another_accounts_player_in_the_filter(
     client: FlaskClient, signed_in
 ):

@@ -48,7 +48,8 @@ def describe(f: stats.GameFilter, names: dict[int, str]) -> str:
     if f.variant:
         parts.append(variant_name(f.variant))
     if f.since and f.until:
-        parts.append(f"{_day(f.since)} – {_day(f.until)}")
+        one_day = f.since == f.until
+        parts.append(_day(f.since) if one_day else f"{_day(f.since)} – {_day(f.until)}")
     elif f.since:
         parts.append(_("od %(day)s", day=_day(f.since)))
     elif f.until:
