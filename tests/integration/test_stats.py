@@ -825,6 +825,9 @@ def test_statistics_page_bad_filter_shows_the_error_next_to_the_field(
     assert re.search(r'id="do" [^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="do"', html)
     assert "Data końcowa jest wcześniejsza niż początkowa." in html
     assert '<details class="filter" open>' in html
+    # The folded summary does not claim a filter that was not applied.
+    summary = html.split('<span class="filter-now">', 1)[1].split("</span>", 1)[0]
+    assert summary == "filtr do poprawienia"
 
 
 def test_statistics_page_without_games_invites_to_play(client: FlaskClient):
