@@ -1,7 +1,8 @@
 """The review of a game on a 360 px phone: a standard game for two, its first round tapped on
 the turn screen and the rest written through the services, then the finished screen's
 „Przegląd gry”: each player's turns with the best field, the sums and the SVG chart, without
-sideways scrolling (the turn table scrolls inside its own box) and with large tap targets."""
+sideways scrolling (on a phone the roll heads the field cell, so even the turn table of
+Kości potrójne fits) and with large tap targets."""
 
 from __future__ import annotations
 
@@ -127,3 +128,45 @@ def test_the_players_summary_fits_a_phone_with_a_long_name(page: Page, live_serv
     expect(summary.get_by_role("link", name=names[1])).to_be_visible()
     assert summary.evaluate("e => e.scrollWidth - e.clientWidth") <= 0
     assert no_sideways_scroll(page)
+
+
+# Five 6s three times into the Generał fields, then five of a kind on top of them: the rows of
+# Kości potrójne carry the longest figures there are, „Szóstki ×3: 390 ((30 + 100) × 3)”.
+TRIPLE_TURNS = [
+    ("66666", "five_of_a_kind", 0),
+    ("66666", "five_of_a_kind", 1),
+    ("66666", "five_of_a_kind", 2),
+    ("66666", "sixes", 2),
+    ("55555", "four_of_a_kind", 1),
+]
+
+
+def test_every_column_of_the_triple_turn_table_fits_a_phone(
+    page: Page, live_server: LiveServer, screenshot
+):
+    """The points given away are the column that matters: a long field figure used to push
+    them behind a sideways swipe. On a phone the roll heads the field cell instead of taking a
+    column; on a laptop it keeps its own."""
+    account = sign_up(page)
+    account_id = live_server.account_id(account)
+    with live_server.app.app_context():
+        game_id = games.create_game(account_id, "triple", ["Ala"]).id
+        for dice, field_id, column in TRIPLE_TURNS:
+            games.record_turn(account_id, game_id, dice, field_id, column)
+
+    page.goto(f"/gry/{game_id}/przeglad")
+
+    turns = page.locator(".review-turns")
+    row = turns.locator('tr[data-seq="4"]')
+    expect(row.locator(".review-field")).to_contain_text("Szóstki ×3: 390")
+    loss = turns.locator('tr[data-seq="1"] [data-turn-loss]').bounding_box()
+    assert loss is not None
+    assert loss["x"] + loss["width"] <= PHONE_WIDTH
+    assert turns.evaluate("e => e.scrollWidth - e.clientWidth") <= 0
+    expect(row.locator(".review-field .review-dice-inline")).to_have_text("6-6-6-6-6")
+    assert no_sideways_scroll(page)
+    screenshot(page, "review-triple")
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    expect(row.locator("td.review-dice")).to_have_text("6-6-6-6-6")
+    expect(row.locator(".review-field .review-dice-inline")).to_be_hidden()
