@@ -60,6 +60,12 @@ window.kosciBanner = (() => {
   return { show, hide, waitsForRetry };
 })();
 
+/** Whether `response` is no answer from the app itself: 502, 503 or 504, what nginx or Caddy in
+ * front says while `serve` restarts or is down (README "Behind a proxy, over HTTPS"), and the
+ * app's own 503 while its database does not answer. The screen's scripts take it as a lost
+ * connection: the screen stays, with what was typed, and the banner's „Ponów” tries again. */
+window.kosciNoAnswer = (response) => response.status >= 502 && response.status <= 504;
+
 window.kosciText = (() => {
   "use strict";
   let strings = null;

@@ -37,6 +37,8 @@ window.kosciLive = (() => {
   // The banner for a lost connection is app.js's (plain forms use it too).
   const offline = (text, retry, sticky = false) => window.kosciBanner.show(text, retry, sticky);
   const online = (all = false) => window.kosciBanner.hide(all);
+  // A proxy's 502 (the app restarting) is no answer, as a lost connection is (app.js).
+  const noAnswer = (response) => window.kosciNoAnswer(response);
 
   function schedule(ms) {
     clearTimeout(timer);
@@ -56,6 +58,7 @@ window.kosciLive = (() => {
     } catch {
       return unreachable();
     }
+    if (noAnswer(response)) return unreachable(); // the proxy's, while the app is away
     failures = 0;
     online();
     // Nothing written since the screen was drawn, even after polls that failed: the screen
@@ -101,6 +104,7 @@ window.kosciLive = (() => {
       const waiting = seen !== null && window.kosciBanner.waitsForRetry();
       const headers = waiting ? { "Kosci-Redraw": "poll" } : {};
       response = await fetch(url, { headers, credentials: "same-origin", cache: "no-store" });
+      if (noAnswer(response)) throw new Error("no answer from the app");
       html = await response.text();
     } catch {
       unreachable();

@@ -13,6 +13,8 @@
   "use strict";
 
   const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
+  // app.js: a proxy's 502 (the app restarting) is no answer, as a lost connection is.
+  const noAnswer = (response) => Boolean(window.kosciNoAnswer && window.kosciNoAnswer(response));
   const STORE = "kosci-dice:" + location.pathname;
   let carried = null; // the dice on screen when live.js swapped it, and their turn's number
   // The last write sent with no answer: its turn's number, its dice, and whether its „Ponów”
@@ -179,6 +181,9 @@
           credentials: "same-origin",
           headers: { Accept: "application/json, text/html", Prefer: "return=minimal" },
         });
+        // The proxy's 502 while the app restarts: not sent, as far as this phone knows (a
+        // retry of a turn already written is written once).
+        if (noAnswer(response)) throw new Error("no answer from the app");
         const type = response.headers.get("Content-Type") || "";
         // The answer is read whole here: one cut off on the way (or mangled) is a lost answer.
         if (response.ok && type.includes("application/json")) {
@@ -315,6 +320,7 @@
           headers: { Accept: "text/html" },
           credentials: "same-origin",
         });
+        if (noAnswer(response)) throw new Error("no answer from the app");
       } catch {
         if (mine === request && roll.full()) load(); // offline: load says so, with a retry
         return;
@@ -368,6 +374,7 @@
           credentials: "same-origin",
         });
         if (mine !== request || !root.isConnected) return; // a screen swapped out meanwhile
+        if (noAnswer(response)) throw new Error("no answer from the app");
         if (window.kosciLive) window.kosciLive.online(true);
         if (!response.ok) {
           // Another phone has written this turn (409: the answer says where the game is now,

@@ -418,6 +418,50 @@ def test_offline_nothing_is_lost_and_a_retry_is_written_once(phones: Any, live_s
     assert turns_in_force(live_server, game_id) == 1
 
 
+# What nginx answers while the app behind it restarts (README "Behind a proxy, over HTTPS").
+PROXY_BAD_GATEWAY = (
+    "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1>"
+    "</center><hr><center>nginx</center></body></html>"
+)
+
+
+def bad_gateway(route: Route) -> None:
+    route.fulfill(status=502, content_type="text/html", body=PROXY_BAD_GATEWAY)
+
+
+def test_behind_a_proxy_a_restart_of_the_app_keeps_the_game_and_its_dice(phones: Any, live_server):
+    """Behind nginx or Caddy, `serve` restarting (or down) is no lost connection: the proxy
+    answers every request itself, 502. The screen must take that as no answer from the app:
+    the game stays on screen with its dice (not the proxy's error page), the banner says the
+    server does not answer, and the turn tapped meanwhile is written by „Ponów”, once."""
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    game_id = int(path.rsplit("/", 1)[1])
+    mark_page(a)
+    tap_dice(a, "55531")
+
+    a.route(re.compile(r"/gry/"), bad_gateway)  # the app stops; the proxy answers
+    with a.expect_response(lambda answer: answer.url.endswith("/stan")):
+        pass  # a poll meets the proxy's 502
+    a.wait_for_timeout(POLL_MS * 2)
+    expect(a.locator(".turn-name")).to_have_text("Ala")
+    assert not_reloaded(a), "the screen was replaced by the proxy's error page"
+    assert typed_dice(a) == "55531"
+
+    field_button(a, "fives").click()
+    banner = a.locator(".net-banner")
+    expect(banner).to_contain_text("Brak połączenia z serwerem – spróbuj ponownie")
+    expect(a.locator(".turn-name")).to_have_text("Ala")
+    assert typed_dice(a) == "55531"
+    assert turns_in_force(live_server, game_id) == 0
+
+    a.unroute(re.compile(r"/gry/"))  # the app answers again
+    banner.get_by_role("button", name="Ponów").click()
+
+    expect(a.locator(".turn-name")).to_have_text("Ola")
+    expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
+    assert turns_in_force(live_server, game_id) == 1
+
+
 def test_an_undo_tapped_offline_stays_on_the_game_and_is_sent_by_its_retry(
     phones: Any, live_server
 ):
