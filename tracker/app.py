@@ -14,6 +14,7 @@ from flask import Flask, Request, Response, g, request
 from flask.cli import FlaskGroup
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -33,7 +34,7 @@ from tracker.commands import (
     reset_password_command,
     restore_command,
 )
-from tracker.errors import KosciRequest, render_error
+from tracker.errors import KosciRequest, database_unavailable, render_error
 from tracker.extensions import (
     COMPRESS_MIMETYPES,
     DEFAULT_SQLITE_SYNCHRONOUS,
@@ -387,6 +388,8 @@ def _register_error_handlers(app: Flask) -> None:
     # Unhandled exceptions reach this handler as InternalServerError, a subclass of
     # HTTPException, after Flask has logged them: no traceback page is ever shown.
     app.register_error_handler(HTTPException, render_error)
+    # The database not answering (PostgreSQL restarting) is a 503 with one line in the log.
+    app.register_error_handler(DBAPIError, database_unavailable)
 
 
 # Every asset comes from the app itself (it must work on a home network with no internet), and

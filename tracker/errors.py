@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from typing import IO, Any, NamedTuple, cast
 
-from flask import Request, render_template
+from flask import Request, current_app, g, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import (
     BadRequest,
     HTTPException,
     RequestEntityTooLarge,
+    ServiceUnavailable,
     UnsupportedMediaType,
 )
 from werkzeug.utils import cached_property
@@ -71,11 +73,21 @@ ERROR_TEXTS: dict[int, ErrorText] = {
         N_("Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę."),
         N_("Wewnętrzny błąd serwera."),
     ),
+    503: ErrorText(
+        N_("Serwer chwilowo niedostępny"),
+        N_("Spróbuj ponownie za chwilę."),
+        N_("Usługa chwilowo niedostępna; spróbuj ponownie za chwilę."),
+    ),
 }
 
 CSRF_MESSAGE = N_(
     "Formularz wygasł albo nie pochodzi z tej strony. Wróć, odśwież stronę i spróbuj jeszcze raz."
 )
+
+
+DATABASE_UNAVAILABLE = N_("Baza danych nie odpowiada; spróbuj ponownie za chwilę.")
+# How long a phone or an API client is asked to wait before it tries again (Retry-After).
+DATABASE_RETRY_AFTER = 5
 
 
 class KosciRequest(Request):
@@ -164,3 +176,34 @@ def describe(error: HTTPException) -> ErrorText:
     if "description" in vars(error):  # given by the code that raised it, not the default
         return text._replace(page=str(error.description), api=str(error.description))
     return text
+
+
+def database_unavailable(error: DBAPIError) -> ResponseReturnValue:
+    """The database does not answer (PostgreSQL stopped or restarting, the network to it down):
+    503 with Retry-After, and one line in the log, not a traceback a request. The answer is
+    rendered as a signed-out one: the account is read from the database, which is not there
+    (the error page would fail too, and the server answer an empty 500). Anything else the
+    database refused is raised again: Flask logs it with its traceback and answers 500."""
+    if not database_unreachable(error):
+        raise error
+    g._login_user = current_app.login_manager.anonymous_user()  # type: ignore[attr-defined]
+    detail = " ".join(str(error.orig).split())
+    current_app.logger.warning(
+        "%s %s: baza danych nie odpowiada (%s)", request.method, request.path, detail
+    )
+    return render_error(
+        ServiceUnavailable(gettext(DATABASE_UNAVAILABLE), retry_after=DATABASE_RETRY_AFTER)
+    )
+
+
+def database_unreachable(error: DBAPIError) -> bool:
+    """Whether `error` says the database cannot be reached, rather than that it refused a
+    statement: a connection lost (SQLAlchemy's own judgement), or one that could not be made
+    (the driver gives no SQLSTATE then), or a connection or shutdown SQLSTATE (classes 08 and
+    57P). SQLite's errors carry no SQLSTATE and are never this."""
+    if error.connection_invalidated:
+        return True
+    if not isinstance(error, OperationalError | InterfaceError):
+        return False
+    sqlstate = getattr(error.orig, "sqlstate", "")
+    return sqlstate is None or str(sqlstate).startswith(("08", "57P"))
