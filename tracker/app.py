@@ -239,18 +239,18 @@ def _configure_engine(app: Flask) -> None:
     On SQLite: SQLAlchemy's pool of 5, with no limit on connections beyond it (each thread
     keeps one for its own writes, and a file opened in this process is no scarce resource:
     `serve --threads 12` must not make a request wait for a connection).
+    On both, a database error never carries the statement's values into the log (a password
+    hash, a name, an address): the statement itself is enough to find the fault.
     `SQLALCHEMY_ENGINE_OPTIONS` set by hand win."""
+    options: dict[str, Any] = {"hide_parameters": True}
     if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
         if sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"]) is not None:  # not in memory
-            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
-                "max_overflow": -1,
-                **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
-            }
-        return
-    pool_size = settings.check_count("KOSCI_DB_POOL_SIZE", app.config["KOSCI_DB_POOL_SIZE"], 1)
+            options["max_overflow"] = -1
+    else:
+        pool_size = settings.check_count("KOSCI_DB_POOL_SIZE", app.config["KOSCI_DB_POOL_SIZE"], 1)
+        options.update(pool_size=pool_size, pool_pre_ping=True)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
-        "pool_size": pool_size,
-        "pool_pre_ping": True,
+        **options,
         **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
     }
 

@@ -129,6 +129,28 @@ def test_crash_is_a_polish_500_page_without_traceback(app: Flask, client: FlaskC
     assert "Traceback" not in page
 
 
+def test_a_database_error_keeps_the_statements_values_out_of_the_log(
+    app: Flask, caplog: pytest.LogCaptureFixture
+):
+    """A failed statement is logged with its traceback, which names the statement; its values
+    (a password hash, a name, an address) stay out of the log."""
+    app.config["TESTING"] = False  # errors are logged and rendered, as `serve` runs the app
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    secret = "".join(reversed("t3rk3s"))  # not in the traceback's source lines
+
+    @app.get("/fails")
+    def fails():
+        db.session.execute(text("SELECT * FROM no_such_table WHERE x = :hash"), {"hash": secret})
+        return "never"
+
+    response = app.test_client().get("/fails")
+
+    assert response.status_code == 500
+    assert "no_such_table" in caplog.text
+    assert secret not in caplog.text
+
+
 def test_form_post_without_csrf_token_is_refused_in_polish(app: Flask, client: FlaskClient):
     @app.post("/form")
     def form():
