@@ -5,7 +5,8 @@ import click
 from flask import current_app
 
 from alembic import context
-from tracker.settings import ConfigError, reach_database
+from alembic.runtime.migration import MigrationContext
+from tracker.settings import NEWER_SCHEMA, ConfigError, reach_database
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -107,6 +108,11 @@ def run_migrations_online():
         raise click.ClickException(str(exc)) from None
 
     with connectable.connect() as connection:
+        # A schema a later Kości made (a rollback after an upgrade): one sentence, nothing
+        # touched, rather than alembic's "Can't locate revision".
+        current = set(MigrationContext.configure(connection).get_current_heads())
+        if not current <= {script.revision for script in context.script.walk_revisions()}:
+            raise click.ClickException(NEWER_SCHEMA)
         # Batch mode rebuilds a SQLite table: copy, DROP TABLE, rename. With foreign keys on
         # (the app turns them on for every connection), that DROP deletes every row first and
         # its ON DELETE CASCADE takes the referring rows along: rebuilding `games` would delete

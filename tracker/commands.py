@@ -25,7 +25,7 @@ from . import backup
 from .extensions import MIGRATIONS_DIR, db
 from .models import Account, name_key
 from .services import ServiceError, accounts, audit, results, signup
-from .settings import reach_database
+from .settings import NEWER_SCHEMA, reach_database
 from .store import cache
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -54,10 +54,7 @@ def database_ready(command: F) -> F:
         heads = set(ScriptDirectory(str(MIGRATIONS_DIR)).get_heads())
         if current and current != heads:
             if not current <= _known_revisions():
-                raise click.ClickException(
-                    "Baza danych pochodzi z nowszej wersji Kości niż ta instalacja: "
-                    "uaktualnij Kości, zanim jej użyjesz."
-                )
+                raise click.ClickException(NEWER_SCHEMA)
             raise click.ClickException(
                 "Baza danych jest w starszej wersji Kości niż ta instalacja: uaktualnij ją "
                 f"poleceniem `{UPGRADE}` (albo uruchom `serve`) i spróbuj ponownie."

@@ -117,6 +117,14 @@ def empty_secret_key(path: object) -> ConfigError:
     )
 
 
+# A database whose schema a later version of Kości made (a rollback after an upgrade): no
+# command of this version touches it.
+NEWER_SCHEMA = (
+    "Baza danych pochodzi z nowszej wersji Kości niż ta instalacja: uaktualnij Kości, zanim "
+    "jej użyjesz."
+)
+
+
 def reach_database(engine: Engine) -> None:
     """Open one connection to the database, or a ConfigError that says where and why not (the
     driver's own words, on one line; the URL without its password)."""

@@ -208,6 +208,27 @@ def test_a_command_on_a_database_from_a_newer_version_says_so(
     assert "nowszej wersji Kości" in result.output
 
 
+@pytest.mark.parametrize("args", [["serve", "--port", "8766"], ["db", "upgrade"]], ids=" ".join)
+def test_serve_and_upgrade_leave_a_database_from_a_newer_version_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+):
+    """A rollback to an older Kości after an upgrade: one sentence saying what happened, the
+    database untouched (not alembic's „Can't locate revision”)."""
+    assert _flask(monkeypatch, tmp_path, "db", "upgrade").exit_code == 0
+    with sqlite3.connect(tmp_path / "db.sqlite3") as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'f00dfeedbeef'")
+    served: list[object] = []
+    monkeypatch.setattr(cli, "run_server", lambda *a, **k: served.append(a))
+
+    result = _flask(monkeypatch, tmp_path, *args)
+
+    assert result.exit_code == 1, result.output
+    assert "nowszej wersji Kości" in result.output
+    assert "Can't locate revision" not in result.output
+    assert served == []
+    assert _revision(tmp_path) == "f00dfeedbeef"
+
+
 @pytest.mark.parametrize(
     "args",
     [["create-invite"], ["db", "upgrade"], ["db", "current"], ["db", "downgrade", "base"]],
