@@ -238,6 +238,7 @@ def test_repeated_failed_sign_ins_are_slowed_down(app: Flask, client: FlaskClien
     assert match, text(throttled)
     wait = int(match.group(1))
     assert 1 <= wait <= accounts.BASE_DELAY.total_seconds() + 1
+    assert throttled.headers["Retry-After"] == str(wait)  # what the sentence says
     assert not signed_in(client)
     with app.app_context():
         last_failure = db.session.scalar(select(LoginFailure.at).order_by(LoginFailure.at.desc()))

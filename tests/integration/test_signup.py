@@ -355,6 +355,7 @@ def test_sign_up_attempts_are_limited_per_address(app: Flask):
     refused = Browser(app, "10.0.0.1").sign_up("Wiśniewscy")
     assert refused.status_code == 429
     assert re.search(r"Spróbuj ponownie za (60|59) min\.", text(refused)), text(refused)
+    assert 58 * 60 < int(refused.headers["Retry-After"]) <= 60 * 60
     assert Browser(app, "10.0.0.2").sign_up("Wiśniewscy").status_code == 302
     assert account_names(app) == ["Kowalscy", "Nowakowie", "Wiśniewscy"]
 

@@ -22,6 +22,7 @@ from tracker.i18n import _
 from tracker.rules import RulesError
 from tracker.rules_text import rules_text
 from tracker.services import InvalidInput, ServiceError
+from tracker.services.errors import retry_after
 
 API_PATH_PREFIX = "/api/"
 
@@ -63,7 +64,7 @@ def api_errors(view: Callable[P, R]) -> Callable[P, R | Response]:
         try:
             return view(*args, **kwargs)
         except ServiceError as exc:
-            return error_response(exc.message, exc.status, code=exc.code)
+            return error_response(exc.message, exc.status, retry_after(exc), code=exc.code)
         except RulesError as exc:
             message = rules_text(exc)
             # Sheet messages begin with a column prefix ("kolumna 2: ...") that may be absent.

@@ -19,6 +19,7 @@ from ..forms import EmptyForm, add_error
 from ..i18n import _
 from ..models import Account
 from ..services import ServiceError, accounts, signup
+from ..services.errors import retry_after
 from ..web import same_site_path
 from .forms import PasswordChangeForm, SignInForm, SignUpForm, TokenForm
 
@@ -64,7 +65,7 @@ def sign_up() -> ResponseReturnValue:
         del form.invite
     elif request.method == "GET" and request.args.get("kod"):
         form.invite.data = request.args["kod"][:100]  # the link an invite is shared as
-    status = 200
+    status, headers = 200, []
     if form.validate_on_submit():
         try:
             account = signup.sign_up(
@@ -76,15 +77,20 @@ def sign_up() -> ResponseReturnValue:
         except ServiceError as exc:
             add_error(getattr(form, exc.field or "name"), exc.message)
             status = exc.status
+            headers = retry_after(exc)
         else:
             start_session(account)
             flash(_("Witaj, %(name)s! Konto jest gotowe.", name=account.name), "success")
             return redirect(url_for("main.home"))
     elif form.errors:
         status = 400
-    return render_template(
-        "auth/sign_up.html", form=form, policy=policy, password_min=accounts.PASSWORD_MIN
-    ), status
+    return (
+        render_template(
+            "auth/sign_up.html", form=form, policy=policy, password_min=accounts.PASSWORD_MIN
+        ),
+        status,
+        headers,
+    )
 
 
 @bp.route("/logowanie", methods=["GET", "POST"])
@@ -94,7 +100,7 @@ def sign_in() -> ResponseReturnValue:
     if not accounts.has_accounts():
         return redirect(url_for("auth.sign_up"))
     form = SignInForm()
-    status = 200
+    status, headers = 200, []
     if form.validate_on_submit():
         try:
             account = accounts.authenticate(
@@ -103,12 +109,13 @@ def sign_in() -> ResponseReturnValue:
         except ServiceError as exc:
             add_error(form.password, exc.message)
             status = exc.status
+            headers = retry_after(exc)
         else:
             start_session(account)
             return redirect(same_site_path(request.args.get("next")))
     elif form.errors:
         status = 400
-    return render_template("auth/sign_in.html", form=form), status
+    return render_template("auth/sign_in.html", form=form), status, headers
 
 
 @bp.post("/wyloguj")
@@ -137,7 +144,7 @@ def sign_out_everywhere() -> ResponseReturnValue:
 @login_required
 def change_password() -> ResponseReturnValue:
     form = PasswordChangeForm()
-    status = 200
+    status, headers = 200, []
     if form.validate_on_submit():
         try:
             accounts.change_password(
@@ -149,12 +156,13 @@ def change_password() -> ResponseReturnValue:
         except ServiceError as exc:
             add_error(getattr(form, exc.field or "current_password"), exc.message)
             status = exc.status
+            headers = retry_after(exc)
         else:
             flash(_("Hasło zmienione. Inne urządzenia zostały wylogowane."), "success")
             return redirect(url_for("auth.account"))
     elif form.errors:
         status = 400
-    return render_template("auth/password.html", form=form), status
+    return render_template("auth/password.html", form=form), status, headers
 
 
 @bp.route("/konto", methods=["GET", "POST"])
@@ -162,7 +170,7 @@ def change_password() -> ResponseReturnValue:
 def account() -> ResponseReturnValue:
     form = TokenForm()
     new_token = None
-    status = 200
+    status, headers = 200, []
     if form.validate_on_submit():
         try:
             accounts.confirm_password(
@@ -172,17 +180,22 @@ def account() -> ResponseReturnValue:
         except ServiceError as exc:
             add_error(getattr(form, exc.field or "name"), exc.message)
             status = exc.status
+            headers = retry_after(exc)
         else:
             form = TokenForm(formdata=None)
     elif form.errors:
         status = 400
-    return render_template(
-        "auth/account.html",
-        form=form,
-        tokens=accounts.list_tokens(current_user.id),
-        new_token=new_token,
-        action_form=EmptyForm(),
-    ), status
+    return (
+        render_template(
+            "auth/account.html",
+            form=form,
+            tokens=accounts.list_tokens(current_user.id),
+            new_token=new_token,
+            action_form=EmptyForm(),
+        ),
+        status,
+        headers,
+    )
 
 
 @bp.post("/konto/tokeny/<int:token_id>/uniewaznij")

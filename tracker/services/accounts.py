@@ -160,6 +160,7 @@ def authenticate(
         lambda wait: Throttled(
             _("Za dużo nieudanych prób logowania. Spróbuj ponownie za %(wait)s s.", wait=wait),
             "password",
+            retry_after=wait,
         ),
     )
     # A NUL names no account: names refuse it, and PostgreSQL could not even compare it.
@@ -228,6 +229,7 @@ def confirm_password(account: Account, password: str, remote_addr: str) -> None:
         lambda wait: Throttled(
             _("Za dużo nieudanych prób. Spróbuj ponownie za %(wait)s s.", wait=wait),
             "current_password",
+            retry_after=wait,
         ),
     )
     if not check_password_hash(account.password_hash, password or ""):

@@ -47,4 +47,24 @@ class Conflict(ServiceError):
 
 
 class Throttled(ServiceError):
+    """Too many attempts for now; `retry_after`: the seconds until the next may succeed, when
+    known (the answer's Retry-After)."""
+
     status = 429
+
+    def __init__(
+        self,
+        message: str,
+        field: str | None = None,
+        code: str | None = None,
+        *,
+        retry_after: int | None = None,
+    ) -> None:
+        super().__init__(message, field, code)
+        self.retry_after = retry_after
+
+
+def retry_after(exc: ServiceError) -> list[tuple[str, str]]:
+    """The Retry-After header for a refusal that says when to try again, else none."""
+    seconds = getattr(exc, "retry_after", None)
+    return [("Retry-After", str(seconds))] if seconds else []

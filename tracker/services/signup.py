@@ -181,7 +181,8 @@ def _throttled(addr: str, since: datetime, now: datetime) -> Throttled:
             "Za dużo prób założenia konta z tego adresu. Spróbuj ponownie za %(num)d min.",
             "Za dużo prób założenia konta z tego adresu. Spróbuj ponownie za %(num)d min.",
             minutes,
-        )
+        ),
+        retry_after=max(1, math.ceil(seconds)),
     )
 
 
