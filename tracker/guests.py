@@ -40,6 +40,7 @@ PUBLIC = frozenset(
         "main.home",
         "main.rules",
         "main.healthz",
+        "main.healthz_database",
         "main.favicon",
         "main.manifest",
         "main.service_worker",

@@ -70,6 +70,14 @@ def test_healthz_answers_plain_ok(client: FlaskClient):
     assert "Set-Cookie" not in response.headers
 
 
+def test_the_database_health_check_answers_ok_when_the_database_answers(client: FlaskClient):
+    response = client.get("/healthz/db")
+
+    assert response.status_code == 200
+    assert response.get_data(as_text=True) == "ok"
+    assert response.headers["Cache-Control"] == "no-store"
+
+
 def test_favicon_is_served_and_the_legacy_path_redirects_to_it(client: FlaskClient):
     icon = client.get("/static/favicon.svg")
     legacy = client.get("/favicon.ico")

@@ -89,3 +89,9 @@ def test_the_api_answers_503_in_json(app: Flask):
 
 def test_the_health_check_needs_no_database(app: Flask):
     assert app.test_client().get("/healthz").status_code == 200
+
+
+def test_the_database_health_check_tells_a_monitor_the_database_is_down(app: Flask):
+    answer = app.test_client().get("/healthz/db")
+    assert answer.status_code == 503
+    assert answer.headers["Retry-After"] == "5"

@@ -419,6 +419,7 @@ PUBLIC = {
     "main.home",
     "main.rules",
     "main.healthz",
+    "main.healthz_database",  # an uptime monitor, signed in or not
     "main.favicon",
     "main.manifest",
     "main.service_worker",

@@ -21,7 +21,7 @@ from tracker.rules import (
     parse_dice,
 )
 from tracker.rules_text import rules_text
-from tracker.services import accounts, game_lists
+from tracker.services import accounts, game_lists, health
 from tracker.web import and_list, same_site_path
 
 from . import app_shell
@@ -111,6 +111,17 @@ POKER_EXAMPLES = (("23456", "12345"), ("55331", "55226"), ("55522", "44466"))
 def healthz() -> Response:
     """The plainest page: no template, no database, no session (used by benchmarks)."""
     return Response("ok", mimetype="text/plain")
+
+
+@bp.get("/healthz/db")
+def healthz_database() -> Response:
+    """For a club's uptime monitor: "ok" once the database has answered a query. While it does
+    not, the 503 every page then gives (`errors.database_unavailable`); `/healthz` above
+    never asks it (a phone checks with it that the server itself answers)."""
+    health.check_database()
+    response = Response("ok", mimetype="text/plain")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/favicon.ico")
