@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -359,3 +362,27 @@ def test_the_access_log_goes_to_the_console_without_secrets(
     assert "query_string" not in log_format  # ...but no query string
     headers = re.findall(r"%\(header\{([^}]+)\}\)s", log_format)
     assert headers == ["user-agent"]  # no header that could carry a secret
+
+
+def test_the_migrations_leave_the_apps_log_lines_alone(tmp_path: Path):
+    """`serve` runs the migrations in its own process before it serves: alembic's logging
+    setup must not take over the app's log lines (one copy each, in alembic's truncated
+    format „WARNI [tracker] …”, or two when the app had logged before)."""
+    script = (
+        "from flask_migrate import upgrade\n"
+        "from tracker import create_app\n"
+        "app = create_app()\n"
+        "with app.app_context():\n"
+        "    upgrade()\n"
+        "    app.logger.warning('po migracjach')\n"
+    )
+    env = {**os.environ, "KOSCI_INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "x"}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+
+    lines = [line for line in done.stderr.splitlines() if "po migracjach" in line]
+    assert len(lines) == 1, done.stderr
+    assert "WARNING" in lines[0], lines  # Flask's own line, not alembic's „WARNI [tracker]”
+    assert "Running upgrade" in done.stderr  # alembic still says what it does
