@@ -111,6 +111,7 @@ def run_migrations_online():
         # A schema a later Kości made (a rollback after an upgrade): one sentence, nothing
         # touched, rather than alembic's "Can't locate revision".
         current = set(MigrationContext.configure(connection).get_current_heads())
+        connection.rollback()  # that read's transaction: the migrations begin their own
         if not current <= {script.revision for script in context.script.walk_revisions()}:
             raise click.ClickException(NEWER_SCHEMA)
         # Batch mode rebuilds a SQLite table: copy, DROP TABLE, rename. With foreign keys on
