@@ -513,6 +513,35 @@ def test_a_stale_phone_cannot_write_a_hand_twice(table: Table):
     assert len(table.view(game_id).turns) == 1
 
 
+def test_a_stale_phone_is_told_to_check_its_hand_not_a_field(table: Table):
+    """A match has no fields: the phone another phone overtook is asked to check its dice
+    before it writes the hand, never before it „chooses a field”."""
+    game_id = table.new_match(["Ala", "Ola"])
+    table.hand(game_id, "12345")
+
+    table.hand(game_id, "66666", seq=1)  # a second phone, still on Ala's turn
+    overtaken = text_of(table.page(f"/gry/{game_id}"))
+
+    assert "Teraz kolej: Ola. Twoje kości zostały" in overtaken
+    assert "zanim zapiszesz układ." in overtaken
+    assert "wybierzesz pole" not in overtaken
+
+
+def test_a_stale_phone_after_an_undo_is_told_to_check_its_hand_not_a_field(table: Table):
+    game_id = table.new_match(["Ala", "Ola"])
+    table.hand(game_id, "12345")
+    assert table.post(f"/gry/{game_id}/cofnij", {"seq": "2"}).status_code == 303
+    table.page(f"/gry/{game_id}")  # the undo's own message, shown
+
+    response = table.client.get(f"/gry/{game_id}?dice=66666&fragment=fields&seq=2")
+
+    assert response.status_code == 409
+    taken_back = text_of(table.page(response.headers["Content-Location"]))
+    assert "Na innym telefonie cofnięto układ. Teraz kolej: Ala." in taken_back
+    assert "zanim zapiszesz układ." in taken_back
+    assert "wybierzesz pole" not in taken_back
+
+
 def test_a_hand_whose_answer_was_lost_stands_written_when_the_screen_catches_up(table: Table):
     """The phone typed 12345 for hand 1 and its write's answer was lost; its screen, redrawn,
     asks for hand 1 with those dice: the hand stands written, nothing is carried to Ola."""

@@ -378,6 +378,12 @@ def overtaken_text(
     telefonie zapisano już: Ola – Ful 25. Teraz kolej: Ala. Twoje kości zostały…"; or, with
     `taken_back`, that it took back the turn these dice were for."""
     if taken_back and not view.finished:
+        if view.is_poker:  # a hand is written as it is, to no field
+            return _(
+                "Na innym telefonie cofnięto układ. Teraz kolej: %(name)s. Twoje kości zostały "
+                "– sprawdź, czy są tego gracza, zanim zapiszesz układ.",
+                name=view.current_name,
+            )
         return _(
             "Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s. Twoje kości zostały – "
             "sprawdź, czy są tego gracza, zanim wybierzesz pole.",
@@ -391,6 +397,13 @@ def overtaken_text(
     if not dice_kept:
         return _(
             "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s.",
+            turns=done,
+            name=view.current_name,
+        )
+    if view.is_poker:
+        return _(
+            "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s. Twoje kości "
+            "zostały – sprawdź, czy są tego gracza, zanim zapiszesz układ.",
             turns=done,
             name=view.current_name,
         )
