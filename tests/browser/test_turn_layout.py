@@ -291,6 +291,30 @@ def test_triple_with_two_players_shows_all_six_columns(page: Page, live_server: 
     in_view(page, "layout-sheet-triple-2-players-totals")
 
 
+def test_a_wider_triple_sheet_keeps_four_digit_numbers_apart(page: Page, live_server: LiveServer):
+    """Three players of triple scroll (9 columns); each column still holds a four-digit
+    column total whole, in a font with wide digits too, instead of running into the next."""
+    account = sign_up(page)
+    game_id = new_game(live_server, account, "triple", ["Ala", "Ola", "Ela"])
+    write(
+        live_server,
+        account,
+        game_id,
+        [(dice, field, column) for column in range(3) for dice, field in HIGH for _ in "ABC"],
+    )
+
+    page.goto(f"/gry/{game_id}/tabela")
+
+    expect(page.get_by_text("Przesuń tabelę →")).to_be_visible()
+    expect(page.locator(".sheet tr", has_text="Kolumna × mnożnik").locator("td").last).to_have_text(
+        re.compile(r"^\d{4}$")
+    )
+    assert clipped_numbers(page) == []
+    assert no_sideways_scroll(page)
+    page.locator(".sheet .row-total").evaluate("el => el.scrollIntoView({block: 'end'})")
+    in_view(page, "layout-sheet-triple-3-players-totals")
+
+
 def test_a_wider_sheet_scrolls_under_its_first_column_and_says_so(
     page: Page, live_server: LiveServer
 ):
