@@ -653,6 +653,18 @@ def test_a_refused_move_is_explained_and_the_dice_are_kept(table: Table):
     assert table.view(game_id).turns == []
 
 
+def test_a_refused_move_says_why_once_next_to_the_fields(table: Table):
+    """The refusal is the error over the fields; the same sentence is not repeated under it
+    as the fields' shared reason (two lines more between the dice and the field to tap)."""
+    game_id = table.new_game(["Ala"], "ordered")
+
+    html = table.write(game_id, "66666", "five_of_a_kind").get_data(as_text=True)
+
+    reason = "Gra po kolei: teraz wpisujesz do pola Jedynki."
+    assert f'<p class="error" role="alert" id="field-error">{reason}</p>' in html
+    assert html.count(reason) == 1
+
+
 def test_a_broken_turn_form_is_a_bad_request(table: Table):
     game_id = table.new_game(["Ala"])
 
