@@ -665,6 +665,19 @@ def test_a_refused_move_says_why_once_next_to_the_fields(table: Table):
     assert html.count(reason) == 1
 
 
+def test_an_undo_in_gra_po_kolei_does_not_ask_for_another_field(table: Table):
+    """Gra po kolei has one field a turn: the undone roll goes back to it, so the undo says
+    to change the dice, not to „choose the right field”."""
+    game_id = table.new_game(["Ala"], "ordered")
+    table.write(game_id, "11123", "ones")
+
+    assert table.post(f"/gry/{game_id}/cofnij", {"seq": "2"}).status_code == 303
+    html = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+
+    assert "Cofnięto: Ala – Jedynki 3. Znów kolej: Ala. Kości zostały" in html
+    assert "wybierz właściwe pole" not in html
+
+
 def test_a_broken_turn_form_is_a_bad_request(table: Table):
     game_id = table.new_game(["Ala"])
 

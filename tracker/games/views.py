@@ -485,6 +485,16 @@ def undo(game_id: int) -> ResponseReturnValue:
     undone = before.turns[-1]
     if before.is_poker:
         flash(poker.undo_message(before, after), "info")
+    elif before.table.variant.fixed_order:  # one field a turn: the roll goes back to it
+        flash(
+            _(
+                "Cofnięto: %(turn)s. Znów kolej: %(name)s. Kości zostały – dotknij kości, aby "
+                "je zmienić.",
+                turn=turn_text(before, undone),
+                name=after.current_name,
+            ),
+            "info",
+        )
     else:
         flash(
             _(
