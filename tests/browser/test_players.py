@@ -165,6 +165,26 @@ def test_long_names_break_only_between_words(page: Page, live_server: LiveServer
     assert no_sideways_scroll(page)
 
 
+def test_a_long_one_word_name_keeps_its_score_on_the_screen(page: Page, live_server: LiveServer):
+    """The score chips over the turn: the current player's chip is bold, and a name of one
+    word as long as a name may be is broken inside its chip (the last resort) instead of
+    pushing the chip, and its score, past the screen's edge."""
+    account = phone.sign_up_id(page, live_server)
+    with live_server.app.app_context():
+        game = games.create_game(account, "triple", [LONG_WORD + "ą", "Ola"])
+
+    page.goto(f"/gry/{game.id}")
+
+    expect(page.locator(".turn-name")).to_have_text(LONG_WORD + "ą")
+    viewport = page.viewport_size
+    assert viewport is not None
+    for total in page.locator(".scores .scores-total").all():
+        box = total.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= viewport["width"], total.inner_text()
+    assert phone.no_sideways_scroll(page)
+
+
 def test_the_new_game_form_says_how_many_may_sit_at_the_table(
     page: Page, live_server: LiveServer, screenshot
 ):
