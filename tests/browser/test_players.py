@@ -165,10 +165,13 @@ def test_long_names_break_only_between_words(page: Page, live_server: LiveServer
     assert no_sideways_scroll(page)
 
 
-def test_a_long_one_word_name_keeps_its_score_on_the_screen(page: Page, live_server: LiveServer):
-    """The score chips over the turn: the current player's chip is bold, and a name of one
-    word as long as a name may be is broken inside its chip (the last resort) instead of
-    pushing the chip, and its score, past the screen's edge."""
+def test_a_long_one_word_name_keeps_scores_and_buttons_on_the_screen(
+    page: Page, live_server: LiveServer
+):
+    """The score chips over the turn (the current player's chip is bold) and the confirmation
+    of a written turn beside its undo: a name of one word as long as a name may be is broken
+    (the last resort) instead of pushing a score or a button past the screen's edge; so is
+    it in the history's card of the game."""
     account = phone.sign_up_id(page, live_server)
     with live_server.app.app_context():
         game = games.create_game(account, "triple", [LONG_WORD + "ą", "Ola"])
@@ -182,6 +185,20 @@ def test_a_long_one_word_name_keeps_its_score_on_the_screen(page: Page, live_ser
         box = total.bounding_box()
         assert box is not None
         assert box["x"] + box["width"] <= viewport["width"], total.inner_text()
+    assert phone.no_sideways_scroll(page)
+
+    # „Zapisano: <the name> – …” beside its „Cofnij”: the name breaks, the button stays whole.
+    phone.tap_dice(page, "66612")
+    phone.field_button(page, "sixes", 0).click()
+    undo = page.locator(".flash-undo button")
+    expect(undo).to_be_visible()
+    box = undo.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= viewport["width"]
+    assert phone.no_sideways_scroll(page)
+
+    page.goto("/historia")  # the game's card: „Wygrywa <the name>”, the seats and their totals
+    expect(page.locator(".history-item")).to_have_count(1)
     assert phone.no_sideways_scroll(page)
 
 
