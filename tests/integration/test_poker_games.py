@@ -537,7 +537,7 @@ def test_a_stale_phone_after_an_undo_is_told_to_check_its_hand_not_a_field(table
 
     assert response.status_code == 409
     taken_back = text_of(table.page(response.headers["Content-Location"]))
-    assert "Na innym telefonie cofnięto układ. Teraz kolej: Ala." in taken_back
+    assert "Na innym telefonie cofnięto ruch. Teraz kolej: Ala." in taken_back
     assert "zanim zapiszesz układ." in taken_back
     assert "wybierzesz pole" not in taken_back
 

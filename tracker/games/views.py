@@ -380,8 +380,8 @@ def overtaken_text(
     if taken_back and not view.finished:
         if view.is_poker:  # a hand is written as it is, to no field
             return _(
-                "Na innym telefonie cofnięto układ. Teraz kolej: %(name)s. Twoje kości zostały "
-                "– sprawdź, czy są tego gracza, zanim zapiszesz układ.",
+                "Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s. Twoje kości zostały – "
+                "sprawdź, czy są tego gracza, zanim zapiszesz układ.",
                 name=view.current_name,
             )
         return _(
