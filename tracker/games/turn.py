@@ -124,6 +124,7 @@ class PencilMarks:
     evaluation: Evaluation
     pencils: tuple[Pencil, ...]  # every free field of every column, in table order per column
     shared_reason: str | None  # one reason refusing several fields, said once
+    shared_code: Code | None  # that reason's code
     field_notes: tuple[tuple[str, str], ...]  # (field label, note) for the grid, deduplicated
 
 
@@ -148,6 +149,8 @@ def pencil_marks(evaluation: Evaluation) -> PencilMarks:
     said = {p: rules_text(p.reason_text) for p in evaluation.placements if p.reason_text}
     reasons = list(said.values())
     shared = reasons[0] if len(reasons) > 1 and len(set(reasons)) == 1 else None
+    codes = {p.reason_code for p in said}
+    shared_code = next(iter(codes)) if shared is not None and len(codes) == 1 else None
     best_gain = evaluation.best_gain
     pencils = tuple(
         Pencil(
@@ -166,7 +169,7 @@ def pencil_marks(evaluation: Evaluation) -> PencilMarks:
             notes[(rules_text(p.label), note)] = None
         if p in said and said[p] != shared:
             notes[(rules_text(p.label), said[p])] = None
-    return PencilMarks(evaluation, pencils, shared, tuple(notes))
+    return PencilMarks(evaluation, pencils, shared, shared_code, tuple(notes))
 
 
 # --- the hint („Podpowiedzi”) ----------------------------------------------------------------

@@ -221,6 +221,7 @@ def _render_turn(
     fragment: bool = False,
     dice_error: str | None = None,
     field_error: str | None = None,
+    field_error_code: str | None = None,
     confirm: dict[str, Any] | None = None,
 ) -> str:
     dice = None
@@ -244,6 +245,10 @@ def _render_turn(
         "marks": marks,
         "grid": sheet_grid(variant, seat_sheet, marks) if marks and many else None,
         "field_error": field_error,
+        # The refusal is the reason every other field is closed too: said once, as the error.
+        "shared_reason_said": bool(
+            marks and marks.shared_code and str(marks.shared_code) == field_error_code
+        ),
         "confirm": confirm,
         "hint": turn_hint(view, seat, dice) if marks else None,  # None without the option
     }
@@ -458,7 +463,9 @@ def _turn_refused(
     elif exc.field in ("dice", "field", "column") and not view.finished:
         if exc.field == "dice":
             return _render_turn(view, dice_text, dice_error=exc.message), exc.status
-        return _render_turn(view, dice_text, field_error=exc.message), exc.status
+        return _render_turn(
+            view, dice_text, field_error=exc.message, field_error_code=exc.code
+        ), exc.status
     flash(exc.message, "error")  # a stale phone or a finished game: show it as it is now
     return _to_game(game_id)
 
