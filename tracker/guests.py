@@ -66,6 +66,16 @@ def remember(visitor: Guest, token_digest: str) -> None:
     session.permanent = True
 
 
+def invited_game() -> int | None:
+    """The game this browser's live invitation leads to, on a page anyone may open (the home
+    page's way back to it); None for a signed-in account or without a live invitation."""
+    stored = session.get(SESSION_KEY) if not current_user.is_authenticated else None
+    if not isinstance(stored, dict):
+        return None
+    visitor = invitations.guest(stored.get("id"), stored.get("digest"))
+    return None if visitor is None else visitor.game_id
+
+
 def current() -> Guest | None:
     """The guest this request was let in as (not for a signed-in account)."""
     visitor: Guest | None = g.get("guest")

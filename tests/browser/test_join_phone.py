@@ -72,6 +72,14 @@ def test_a_phone_without_the_password_joins_by_the_link_and_plays(
         for private in ("/statystyki", "/gry/nowa", "/konto", "/api/v1/games"):
             answer = phone.request.get(f"{base_url}{private}", max_redirects=0)
             assert answer.status == 404, private
+        # The logo leads to the home page; the guest's way back to its game is the first button.
+        phone.goto(game_url)
+        phone.locator("a.brand").click()
+        back = phone.get_by_role("link", name="Wróć do gry")
+        expect(back).to_be_visible()
+        screenshot(phone, "join-phone-guest-home")
+        back.click()
+        expect(phone).to_have_url(game_url)
 
         page.goto(game_url)  # the family's phone sees the guest's turn
         expect(page.locator(".turn-name")).to_have_text("Ala")

@@ -398,6 +398,24 @@ def test_a_guest_of_a_finished_game_sees_the_end_screen_without_the_rematch(fami
     assert "Rewanż" in text(family.browser.get(f"/gry/{solo}"))
 
 
+def test_the_home_page_leads_a_guest_back_to_its_game(family: Family):
+    """The logo, the menu and „Strona główna” of the end screen lead to the home page: a guest
+    phone finds its game there again, as long as its invitation lives."""
+    invitation_id, url = family.invite("play")
+    phone = join(family.app, url)
+
+    home = phone.get("/")
+
+    assert home.status_code == 200
+    assert f'href="/gry/{family.game_id}"' in home.get_data(as_text=True)
+    assert "Wróć do gry" in text(home)
+    family.revoke(invitation_id)
+    after = phone.get("/")
+    assert after.status_code == 200
+    assert f'href="/gry/{family.game_id}"' not in after.get_data(as_text=True)
+    assert "Wróć do gry" not in text(after)
+
+
 def _sample_value(name: str, family: Family, game_id: int) -> Any:
     with family.app.app_context():
         player_id = db.session.scalar(select(Player.id).limit(1))

@@ -5,7 +5,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from werkzeug.wrappers import Response as BaseResponse
 
-from tracker import advisor
+from tracker import advisor, guests
 from tracker.i18n import LANGUAGES, _, decimal_separator, in_language
 from tracker.rules import (
     SCANDINAVIAN,
@@ -41,7 +41,7 @@ def home() -> ResponseReturnValue:
     if not current_user.is_authenticated:
         if not accounts.has_accounts():
             return redirect(url_for("auth.sign_up"))
-        return render_template("main/home.html")
+        return render_template("main/home.html", guest_game=guests.invited_game())
     return render_template(
         "main/home.html",
         unfinished=game_lists.summaries(current_user.id, finished=False),
