@@ -37,6 +37,7 @@ from . import guests, i18n
 from .collation import polish_sorted  # Polish alphabetical order (ą after a, ł after l)
 from .extensions import login_manager
 from .i18n import gettext
+from .services import ServiceError
 
 DEFAULT_TIMEZONE = "Europe/Warsaw"  # times are stored in UTC; the table sits in Poland
 
@@ -80,6 +81,13 @@ def same_site_path(target: str | None) -> str:
         if not parts.scheme and not parts.netloc:
             return target
     return url_for("main.home")
+
+
+def retry_after(exc: ServiceError) -> list[tuple[str, str]]:
+    """The Retry-After header of a refusal that says when to try again (`Throttled`), else
+    none: every page and API answer that shows a service's refusal sends it."""
+    seconds = getattr(exc, "retry_after", None)
+    return [("Retry-After", str(seconds))] if seconds else []
 
 
 def prefers_minimal() -> bool:

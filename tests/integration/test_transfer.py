@@ -942,6 +942,7 @@ def test_a_second_import_while_one_runs_is_told_to_wait(app: Flask, family: dict
     assert api.get_json()["error"].startswith("Na tym serwerze trwa już inny import.")
     assert api.headers["Retry-After"] == "5"
     assert page.status_code == 429
+    assert page.headers["Retry-After"] == "5"
     assert "Na tym serwerze trwa już inny import." in page.get_data(as_text=True)
     assert snapshot(app) == before
     after = app.test_client().post(

@@ -22,7 +22,7 @@ from tracker.i18n import _
 from tracker.rules import RulesError
 from tracker.rules_text import rules_text
 from tracker.services import InvalidInput, ServiceError
-from tracker.services.errors import retry_after
+from tracker.web import retry_after
 
 API_PATH_PREFIX = "/api/"
 

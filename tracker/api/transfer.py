@@ -20,17 +20,11 @@ from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..i18n import _
-from ..services import ServiceError, Throttled, transfer
+from ..services import ServiceError, transfer
 from ..services.transfer import bgstats
-from ..web import local_zone
+from ..web import local_zone, retry_after
 from . import bp, error_response
 from .auth import current_account, token_required
-
-# Seconds: most imports are over by then. The largest allowed file holds the lock for about
-# 12 s on a 2-core machine (10 s checking and writing, then at most 2 s of seat reviews); the
-# reviews it leaves to the background run after the lock is let go (docs/benchmarks.md,
-# "Import").
-RETRY_AFTER = "5"
 
 
 @bp.get("/export")
@@ -61,8 +55,6 @@ def import_() -> dict[str, Any] | Response:
             document = transfer.parse_export_file(body)
             del body  # 32 MB less to hold while the games are checked
             result = transfer.import_account(current_account().id, document)
-    except Throttled as exc:
-        return error_response(exc.message, exc.status, [("Retry-After", RETRY_AFTER)])
-    except ServiceError as exc:
-        return error_response(exc.message, exc.status)
+    except ServiceError as exc:  # another import running: Throttled, with its Retry-After
+        return error_response(exc.message, exc.status, retry_after(exc))
     return {"imported": {"games": result.games, "players": result.players}}

@@ -19,8 +19,7 @@ from ..forms import EmptyForm, add_error
 from ..i18n import _
 from ..models import Account
 from ..services import ServiceError, accounts, signup
-from ..services.errors import retry_after
-from ..web import same_site_path
+from ..web import retry_after, same_site_path
 from .forms import PasswordChangeForm, SignInForm, SignUpForm, TokenForm
 
 bp = Blueprint("auth", __name__)

@@ -62,9 +62,3 @@ class Throttled(ServiceError):
     ) -> None:
         super().__init__(message, field, code)
         self.retry_after = retry_after
-
-
-def retry_after(exc: ServiceError) -> list[tuple[str, str]]:
-    """The Retry-After header for a refusal that says when to try again, else none."""
-    seconds = getattr(exc, "retry_after", None)
-    return [("Retry-After", str(seconds))] if seconds else []

@@ -29,9 +29,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..extensions import csrf
 from ..i18n import _, ngettext
-from ..services import ServiceError, Throttled, transfer
+from ..services import ServiceError, transfer
 from ..services.transfer import bgstats
-from ..web import account_id, local_zone, signed_in_only
+from ..web import account_id, local_zone, retry_after, signed_in_only
 from .forms import ImportForm
 
 bp = Blueprint("transfer", __name__)
@@ -52,7 +52,7 @@ def _file_name(extension: str) -> str:
 
 
 def _render(
-    form: ImportForm, status: int = 200, headers: dict[str, str] | None = None
+    form: ImportForm, status: int = 200, headers: list[tuple[str, str]] | None = None
 ) -> ResponseReturnValue:
     size = transfer.account_size(account_id())
     return (
@@ -64,7 +64,7 @@ def _render(
             max_mb=MAX_MB,
         ),
         status,
-        headers or {},
+        headers or [],
     )
 
 
@@ -131,9 +131,7 @@ def upload() -> ResponseReturnValue:
             result = transfer.import_account(account_id(), document)
     except ServiceError as exc:
         form.file.errors = [exc.message]
-        # Another import is running: try again in a few seconds.
-        headers = {"Retry-After": "5"} if isinstance(exc, Throttled) else {}
-        return _render(form, exc.status, headers)
+        return _render(form, exc.status, retry_after(exc))  # another import: wait a little
     flash(_result_text(result), "success")
     return redirect(url_for("transfer.data"), code=303)
 

@@ -15,6 +15,11 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
+# Seconds an import refused as busy is asked to wait (Retry-After): most imports are over by
+# then. The largest allowed file holds the lock for about 12 s on a 2-core machine (10 s
+# checking and writing, then at most 2 s of seat reviews); the reviews it leaves to the
+# background run after the lock is let go (docs/benchmarks.md, "Import").
+RETRY_AFTER = 5
 BUSY = N_(
     "Na tym serwerze trwa już inny import. Poczekaj, aż się skończy, i spróbuj jeszcze raz "
     "(zwykle to kilka sekund)."
@@ -29,7 +34,7 @@ def one_import_at_a_time(lock_dir: str | os.PathLike[str]) -> Iterator[None]:
     the default two, no phone's turn would be served until one ended."""
     if fcntl is None:  # pragma: no cover - Windows
         if not _LOCAL_IMPORT.acquire(blocking=False):
-            raise Throttled(gettext(BUSY))
+            raise Throttled(gettext(BUSY), retry_after=RETRY_AFTER)
         try:
             yield
         finally:
@@ -41,7 +46,7 @@ def one_import_at_a_time(lock_dir: str | os.PathLike[str]) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
-            raise Throttled(gettext(BUSY)) from exc
+            raise Throttled(gettext(BUSY), retry_after=RETRY_AFTER) from exc
         try:
             yield
         finally:
