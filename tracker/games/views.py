@@ -383,41 +383,26 @@ def overtaken_text(
     telefonie zapisano już: Ola – Ful 25. Teraz kolej: Ala. Twoje kości zostały…"; or, with
     `taken_back`, that it took back the turn these dice were for."""
     if taken_back and not view.finished:
-        if view.is_poker:  # a hand is written as it is, to no field
-            return _(
-                "Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s. Twoje kości zostały – "
-                "sprawdź, czy są tego gracza, zanim zapiszesz układ.",
-                name=view.current_name,
-            )
-        return _(
-            "Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s. Twoje kości zostały – "
-            "sprawdź, czy są tego gracza, zanim wybierzesz pole.",
-            name=view.current_name,
-        )
+        said = _("Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s.", name=view.current_name)
+        return f"{said} {_check_kept_dice(view)}"
     if not written:
         return _(games.ALREADY_WRITTEN)
     done = "; ".join(_turn_words(view, turn) for turn in written)
     if view.finished:
         return _("Na innym telefonie zapisano już: %(turns)s. Gra jest zakończona.", turns=done)
-    if not dice_kept:
-        return _(
-            "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s.",
-            turns=done,
-            name=view.current_name,
-        )
-    if view.is_poker:
-        return _(
-            "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s. Twoje kości "
-            "zostały – sprawdź, czy są tego gracza, zanim zapiszesz układ.",
-            turns=done,
-            name=view.current_name,
-        )
-    return _(
-        "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s. Twoje kości "
-        "zostały – sprawdź, czy są tego gracza, zanim wybierzesz pole.",
+    said = _(
+        "Na innym telefonie zapisano już: %(turns)s. Teraz kolej: %(name)s.",
         turns=done,
         name=view.current_name,
     )
+    return f"{said} {_check_kept_dice(view)}" if dice_kept else said
+
+
+def _check_kept_dice(view: GameView) -> str:
+    """The end of a message that leaves the typed dice on a screen whose player changed."""
+    if view.is_poker:  # a hand is written as it is, to no field
+        return _("Twoje kości zostały – sprawdź, czy są tego gracza, zanim zapiszesz układ.")
+    return _("Twoje kości zostały – sprawdź, czy są tego gracza, zanim wybierzesz pole.")
 
 
 def _check_turn_form(
@@ -492,26 +477,17 @@ def undo(game_id: int) -> ResponseReturnValue:
     undone = before.turns[-1]
     if before.is_poker:
         flash(poker.undo_message(before, after), "info")
-    elif before.table.variant.fixed_order:  # one field a turn: the roll goes back to it
-        flash(
-            _(
-                "Cofnięto: %(turn)s. Znów kolej: %(name)s. Kości zostały – dotknij kości, aby "
-                "je zmienić.",
-                turn=turn_text(before, undone),
-                name=after.current_name,
-            ),
-            "info",
-        )
     else:
-        flash(
-            _(
-                "Cofnięto: %(turn)s. Znów kolej: %(name)s. Kości zostały – wybierz właściwe "
-                "pole albo dotknij kości, aby je zmienić.",
-                turn=turn_text(before, undone),
-                name=after.current_name,
-            ),
-            "info",
+        said = _(
+            "Cofnięto: %(turn)s. Znów kolej: %(name)s.",
+            turn=turn_text(before, undone),
+            name=after.current_name,
         )
+        if before.table.variant.fixed_order:  # one field a turn: the roll goes back to it
+            kept = _("Kości zostały – dotknij kości, aby je zmienić.")
+        else:
+            kept = _("Kości zostały – wybierz właściwe pole albo dotknij kości, aby je zmienić.")
+        flash(f"{said} {kept}", "info")
     return _to_game(game_id, dice=undone.dice, seq=after.next_seq)
 
 
