@@ -69,11 +69,19 @@ def remember(visitor: Guest, token_digest: str) -> None:
 def invited_game() -> int | None:
     """The game this browser's live invitation leads to, on a page anyone may open (the home
     page's way back to it); None for a signed-in account or without a live invitation."""
-    stored = session.get(SESSION_KEY) if not current_user.is_authenticated else None
+    if SESSION_KEY not in session or current_user.is_authenticated:
+        return None
+    visitor = _session_guest()
+    return None if visitor is None else visitor.game_id
+
+
+def _session_guest() -> Guest | None:
+    """The guest the invitation in this browser's session makes it, while that invitation
+    lives (asked of the database every time: a revocation counts at once)."""
+    stored = session.get(SESSION_KEY)
     if not isinstance(stored, dict):
         return None
-    visitor = invitations.guest(stored.get("id"), stored.get("digest"))
-    return None if visitor is None else visitor.game_id
+    return invitations.guest(stored.get("id"), stored.get("digest"))
 
 
 def current() -> Guest | None:
@@ -112,10 +120,7 @@ def _admit() -> None:
         return  # a bearer token speaks for itself (and the session stays unread)
     if SESSION_KEY not in session or current_user.is_authenticated:
         return
-    stored = session[SESSION_KEY]
-    visitor = None
-    if isinstance(stored, dict):
-        visitor = invitations.guest(stored.get("id"), stored.get("digest"))
+    visitor = _session_guest()
     if visitor is None:
         abort(404, gettext(invitations.GONE))
     view_args = request.view_args or {}
