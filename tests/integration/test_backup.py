@@ -497,6 +497,7 @@ def test_serve_refuses_a_backup_count_that_is_not_one(
 ):
     served = []
     monkeypatch.setattr(cli, "run_server", lambda *args, **kwargs: served.append(args))
+    monkeypatch.setattr(cli, "check_port_free", lambda *_: None)  # 8000 may be taken here
 
     result = runner.invoke(args=["serve"])
 

@@ -341,6 +341,7 @@ def test_serve_logs_each_request_unless_told_not_to(app: Flask, monkeypatch: pyt
     served = []
     monkeypatch.setattr(cli, "run_server", lambda *args, **kwargs: served.append(kwargs))
     monkeypatch.setattr(cli, "upgrade", lambda: None)
+    monkeypatch.setattr(cli, "check_port_free", lambda *_: None)  # 8000 may be taken here
 
     assert "--no-access-log" in app.test_cli_runner().invoke(args=["serve", "--help"]).output
     app.test_cli_runner().invoke(args=["serve"])
