@@ -5,14 +5,15 @@
 - `account_id()`: the signed-in account's id, the one every service call is scoped to;
 - `one_time_messages()`: the flashes a page shows, each once;
 - `local_zone()`: the family's time zone (`KOSCI_TIMEZONE`), for dates shown and filtered;
-- the Jinja filters `when`, `clock`, `and_list`, `plural` and `polish_sorted`, and `plural` as a
-  function for views that build sentences.
+- the Jinja filters `when`, `clock`, `and_list`, `plural`, `polish_sorted` and `rolls_unbroken`,
+  and `plural` as a function for views that build sentences.
 
 No blueprint imports another blueprint: what two of them share lives here.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import cast
@@ -31,6 +32,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from . import guests, i18n
@@ -117,6 +119,20 @@ def account_id() -> int:
 REDRAW_HEADER = "Kosci-Redraw"
 
 
+# A roll in a sentence: two to five faces joined by hyphens („5-5-3-1-2”), not part of a longer
+# word or code.
+_ROLL = re.compile(r"(?<![\w-])[1-6](?:-[1-6]){1,4}(?![\w-])")
+
+
+def rolls_unbroken(message: object) -> Markup:
+    """A message (escaped, as any text in a page) with each roll in it kept on one line. A
+    narrow phone would otherwise break it at a hyphen, „5-5-” at the end of one line and
+    „3-1-2” on the next, and the table would read two rolls. The text itself stays as it is."""
+    return Markup(
+        _ROLL.sub(lambda found: f'<span class="nowrap">{found[0]}</span>', str(escape(message)))
+    )
+
+
 def one_time_messages() -> list[tuple[str, str]]:
     """The flashes for this page as (category, message), each once, taken from the session;
     none for a background redraw (`REDRAW_HEADER`), which leaves them for the next page. The
@@ -183,6 +199,7 @@ def register_web(app: Flask) -> None:
     app.add_template_filter(and_list, "and_list")
     app.add_template_filter(plural, "plural")
     app.add_template_filter(polish_sorted, "polish_sorted")
+    app.add_template_filter(rolls_unbroken, "rolls_unbroken")
     app.add_template_global(plural, "plural")
     app.add_template_global(one_time_messages, "one_time_messages")
     guests.register_guests(app)

@@ -29,8 +29,10 @@ FULL_SHEET = STANDARD_SHEET
 
 
 def text_of(html: str) -> str:
-    """The page as a reader sees it: no tags, one space between words."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    """The page as a reader sees it: no tags, one space between words (a roll kept on one line,
+    `rolls_unbroken`, reads as the roll)."""
+    joined = re.sub(r'<span class="nowrap">([^<]*)</span>', r"\1", html)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", joined))
 
 
 def page_csrf(client: FlaskClient, url: str = "/zasady") -> str:

@@ -527,6 +527,22 @@ def test_a_stale_phone_is_told_to_check_its_hand_not_a_field(table: Table):
     assert "wybierzesz pole" not in overtaken
 
 
+def test_the_hand_in_a_stale_phones_message_is_not_broken_across_lines(table: Table):
+    """At 360 px the sentence wraps; the roll in it must not (a line ending „5-5-” reads as
+    another roll). Its text stays as it is."""
+    game_id = table.new_match(["Ala", "Ola"])
+    table.hand(game_id, "55533")
+
+    table.hand(game_id, "66666", seq=1)
+    flash = re.search(r'<p class="flash flash-error">(.*?)</p>', table.page(f"/gry/{game_id}"))
+
+    assert flash is not None
+    assert '<span class="nowrap">5-5-5-3-3</span>' in flash[1]
+    assert re.sub(r"<[^>]+>", "", flash[1]).startswith(
+        "Na innym telefonie zapisano już: Ala – Ful 5-5-5-3-3. Teraz kolej: Ola."
+    )
+
+
 def test_a_stale_phone_after_an_undo_is_told_to_check_its_hand_not_a_field(table: Table):
     game_id = table.new_match(["Ala", "Ola"])
     table.hand(game_id, "12345")
