@@ -34,7 +34,7 @@ from tracker.commands import (
     reset_password_command,
     restore_command,
 )
-from tracker.errors import KosciRequest, database_unavailable, render_error
+from tracker.errors import KosciRequest, database_unavailable, mark_own_answer, render_error
 from tracker.extensions import (
     COMPRESS_MIMETYPES,
     DEFAULT_SQLITE_SYNCHRONOUS,
@@ -390,6 +390,8 @@ def _register_error_handlers(app: Flask) -> None:
     app.register_error_handler(HTTPException, render_error)
     # The database not answering (PostgreSQL restarting) is a 503 with one line in the log.
     app.register_error_handler(DBAPIError, database_unavailable)
+    # A 503 of the app's own is shown on the phone as it is, a gateway's is not (static/js/sw.js).
+    app.after_request(mark_own_answer)
 
 
 # Every asset comes from the app itself (it must work on a home network with no internet), and

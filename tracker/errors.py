@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import IO, Any, NamedTuple, cast
 
-from flask import Request, current_app, g, render_template, request
+from flask import Request, Response, current_app, g, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
@@ -88,6 +88,20 @@ CSRF_MESSAGE = N_(
 DATABASE_UNAVAILABLE = N_("Baza danych nie odpowiada; spróbuj ponownie za chwilę.")
 # How long a phone or an API client is asked to wait before it tries again (Retry-After).
 DATABASE_RETRY_AFTER = 5
+
+# Says that a 502, 503 or 504 is the app's own answer, with a page of its own to read (the
+# database does not answer, the advisor's tables are missing), not a gateway's in front of it
+# (nginx's bare "502 Bad Gateway" while `serve` restarts). The service worker shows the first
+# as it is and its offline page, which tries again by itself, for the second (static/js/sw.js).
+OWN_ANSWER_HEADER = "Kosci-Answered-By"
+NO_ANSWER_STATUSES = range(502, 505)
+
+
+def mark_own_answer(response: Response) -> Response:
+    """After every request: a 502, 503 or 504 of the app's says so (`OWN_ANSWER_HEADER`)."""
+    if response.status_code in NO_ANSWER_STATUSES:
+        response.headers[OWN_ANSWER_HEADER] = "app"
+    return response
 
 
 class KosciRequest(Request):

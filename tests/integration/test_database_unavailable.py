@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tracker import create_app
+from tracker.errors import OWN_ANSWER_HEADER
 from tracker.extensions import db
 
 pytestmark = pytest.mark.one_backend("the database is one that does not answer")
@@ -63,6 +64,9 @@ def test_a_signed_in_page_says_the_database_does_not_answer(
         answer = client.get(path)
     assert answer.status_code == 503
     assert answer.headers["Retry-After"] == "5"
+    # The app's own 503, which the service worker shows as it is: it says what is wrong, where
+    # a gateway's bare 503 gets the offline page instead (static/js/sw.js).
+    assert answer.headers[OWN_ANSWER_HEADER] == "app"
     page = answer.get_data(as_text=True)
     assert "Baza danych nie odpowiada" in page
     logged = [record for record in caplog.records if record.levelno >= logging.WARNING]

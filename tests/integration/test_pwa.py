@@ -16,6 +16,7 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
+from tracker.errors import OWN_ANSWER_HEADER, mark_own_answer
 from tracker.i18n import LANGUAGE_COOKIE
 from tracker.main import app_shell
 
@@ -160,6 +161,8 @@ def test_service_worker_is_javascript_from_the_root_with_its_settings(client: Fl
     assert config["offline"] == {"pl": "/offline?lang=pl", "en": "/offline?lang=en"}
     assert config["language"] == "pl"
     assert config["static"] == "/static/"
+    # What marks a 502, 503 or 504 as the app's own page, shown as it is (tracker/errors.py).
+    assert config["ownAnswer"] == OWN_ANSWER_HEADER
     shell = set(config["shell"])
     assert {
         "/static/css/app.css",
@@ -216,6 +219,23 @@ def test_the_offline_page_says_what_happened_and_how_to_retry(client: FlaskClien
         in html
     )
     assert '<body class="offline-page">' in html
+
+
+@pytest.mark.parametrize(
+    ("status", "marked"), [(502, True), (503, True), (504, True), (500, False)]
+)
+def test_the_apps_own_unavailable_answers_say_they_are_its_own(status: int, marked: bool):
+    """A 502, 503 or 504 of the app's carries OWN_ANSWER_HEADER: the service worker shows it as
+    it is, and the offline page for a gateway's (tests/integration/test_database_unavailable.py
+    has the real one). The worker never looks at other answers: they need no mark."""
+    response = mark_own_answer(Response("", status=status))
+
+    assert (response.headers.get(OWN_ANSWER_HEADER) == "app") is marked
+
+
+def test_the_apps_pages_carry_no_mark(client: FlaskClient):
+    for path in ("/zasady", "/nie-ma-takiej-strony"):
+        assert OWN_ANSWER_HEADER not in client.get(path).headers
 
 
 @pytest.mark.parametrize(

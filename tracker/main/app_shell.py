@@ -29,6 +29,7 @@ from flask.blueprints import BlueprintSetupState
 from flask_babel import force_locale
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..errors import OWN_ANSWER_HEADER
 from ..i18n import DEFAULT, LANGUAGES, N_, TRANSLATIONS, _, current_language
 
 MANIFEST_MIMETYPE = "application/manifest+json"
@@ -204,6 +205,8 @@ def service_worker_script() -> str:
         # The offline page in every language; the worker shows the one of the pages it serves.
         "offline": {language: url_for("main.offline", lang=language) for language in LANGUAGES},
         "language": DEFAULT,
+        # A 502, 503 or 504 with this header is the app's own page, shown as it is.
+        "ownAnswer": OWN_ANSWER_HEADER,
     }
     return shell.source.replace(SERVICE_WORKER_CONFIG, json.dumps(config, ensure_ascii=False))
 
