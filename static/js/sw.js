@@ -3,8 +3,9 @@
 // - the app shell (the CSS, the scripts, the icons) comes from a cache filled at install, so
 //   pages draw fast on a slow Wi-Fi. The cache's name carries a hash of those files and of the
 //   offline page's templates: a new version of the app installs a fresh copy, drops the old one;
-// - a page that cannot be reached (the server is off, the phone left the Wi-Fi) shows the offline
-//   page, with a retry button, instead of the browser's error. It is kept in every language of
+// - a page that cannot be reached (the server is off, the phone left the Wi-Fi, or a gateway in
+//   front answers for a server that is restarting) shows the offline page, which tries again by
+//   itself (static/js/app.js), instead of the browser's error. It is kept in every language of
 //   the app, and shown in the language of the pages: each page tells the worker its <html lang>
 //   (static/js/app.js), which the worker keeps in its cache, as it may be stopped and woken.
 // Pages and API answers are never stored: they belong to an account and change with every turn
@@ -74,16 +75,31 @@ self.addEventListener("fetch", (event) => {
   // Anything else (the API, the fields turn.js fetches, the manifest) is left to the browser.
 });
 
-// A page: always from the network, never stored; the offline page when the network fails.
-// A server's error answer (500, a proxy's 502) is shown as it is.
+// A page: always from the network, never stored. The offline page when the network fails, and
+// when a gateway in front (nginx, Caddy) answers in the app's place: 502 (it cannot reach the
+// app), 503 (no app there) or 504 (the app too slow). nginx's bare "502 Bad Gateway" while
+// `serve` restarts would stay on the phone's screen; the offline page tries again by itself.
+// The app's own answers are shown as they are: a 500, a 404, and its own 503 (the database does
+// not answer), which says what is wrong and carries CONFIG.ownAnswer (tracker/errors.py).
 async function page(event) {
+  let response;
   try {
-    return (await event.preloadResponse) || (await fetch(event.request));
+    response = (await event.preloadResponse) || (await fetch(event.request));
   } catch {
-    const cache = await caches.open(CACHE);
-    const offline = await cache.match(CONFIG.offline[await pagesLanguage(cache)], MATCH);
-    return offline || Response.error();
+    return (await offlinePage()) || Response.error();
   }
+  return (isGatewaysAnswer(response) && (await offlinePage())) || response;
+}
+
+function isGatewaysAnswer(response) {
+  const status = response.status;
+  return status >= 502 && status <= 504 && !response.headers.has(CONFIG.ownAnswer);
+}
+
+// The offline page in the pages' language, as kept at install.
+async function offlinePage() {
+  const cache = await caches.open(CACHE);
+  return cache.match(CONFIG.offline[await pagesLanguage(cache)], MATCH);
 }
 
 // The language the pages last said; the app's default before any page did.

@@ -1,5 +1,6 @@
 """The app on the phone, in Chromium against `flask serve`: the service worker at work (the shell
-kept, no page kept, the offline page when the network is gone), dark mode drawn by the system's
+kept, no page kept, the offline page when the network is gone or a gateway answers for the
+server while it restarts), dark mode drawn by the system's
 setting and by the switch, with and without JavaScript, and the screen kept on in a game.
 
 `base_url` is http://127.0.0.1:…, a secure context like HTTPS (a plain LAN address is not):
@@ -8,12 +9,20 @@ browsers run service workers and the wake lock there."""
 from __future__ import annotations
 
 import re
+import socket
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
-from playwright.sync_api import BrowserContext, Page, expect
+import pytest
+from live import LiveServer
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tracker import create_app
+from tracker.extensions import db
 from tracker.rules import TABLE_VARIANTS, TableGame
 
+from .gateway import Gateway, gateway_to
 from .phone import field_button, play_turn, sign_up, start_game, tap_dice
 
 STANDARD_NAME = "Kości (tabela polska)"
@@ -381,3 +390,85 @@ def test_without_a_wake_lock_a_game_opens_as_ever(page: Page, context: BrowserCo
 
     assert page.evaluate("'wakeLock' in navigator") is False
     assert not errors
+
+
+# --- behind a gateway, while `serve` restarts -------------------------------------------------
+
+
+@pytest.fixture
+def gateway(live_server: LiveServer) -> Iterator[Gateway]:
+    """nginx in front of `flask serve` (tests/browser/gateway.py)."""
+    with gateway_to(live_server.url) as found:
+        yield found
+
+
+@pytest.fixture
+def phone(browser: Browser, browser_context_args: dict, gateway: Gateway) -> Iterator[Page]:
+    """A phone that opens Kości through the gateway."""
+    context = browser.new_context(**{**browser_context_args, "base_url": gateway.url})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def apps_own_answers(tmp_path: Path) -> dict[int, tuple[bytes, dict[str, str]]]:
+    """The app's own 500 (a view that failed) and 503 (the database does not answer: a
+    PostgreSQL where nothing listens), as `serve` would send them through the gateway."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"postgresql+psycopg://kosci:x@127.0.0.1:{closed}/kosci",
+            "SECRET_KEY": "test",
+            "TESTING": False,
+        },
+        instance_path=tmp_path / "instance",
+    )
+
+    def fails() -> str:
+        raise RuntimeError("a bug")
+
+    app.add_url_rule("/test-fails", "fails", fails)
+    client = app.test_client()
+    answers = {}
+    for status, path in ((500, "/test-fails"), (503, "/logowanie")):
+        answer = client.get(path)
+        assert answer.status_code == status
+        headers = {k: v for k, v in answer.headers.items() if k.lower() != "content-length"}
+        answers[status] = (answer.get_data(), headers)
+    with app.app_context():
+        for engine in db.engines.values():
+            engine.dispose()
+    return answers
+
+
+def test_the_apps_own_500_and_503_show_as_they_are_a_gateways_gets_the_offline_page(
+    phone: Page, gateway: Gateway, tmp_path: Path
+):
+    """502, 503 and 504 from the gateway itself: the offline page. The app's own 500 and its own
+    503 (the database does not answer, which says so) are shown as they are."""
+    page = phone
+    page.goto("/zasady")
+    worker_in_control(page)
+    own = apps_own_answers(tmp_path)
+
+    for status in (502, 503, 504):
+        gateway.answer(status)
+        page.reload()
+        expect(page.get_by_role("heading", name="Brak połączenia z serwerem")).to_be_visible()
+        expect(page.get_by_text(f"{status} ")).to_have_count(0)
+
+    body, headers = own[500]
+    gateway.answer(500, body, headers)
+    page.reload()
+    expect(page.get_by_role("heading", name="Błąd serwera")).to_be_visible()
+    expect(page.get_by_role("heading", name="Brak połączenia z serwerem")).to_have_count(0)
+
+    body, headers = own[503]
+    gateway.answer(503, body, headers)
+    page.reload()
+    expect(page.get_by_text("Baza danych nie odpowiada")).to_be_visible()
+    expect(page.get_by_role("heading", name="Brak połączenia z serwerem")).to_have_count(0)
+    gateway.pass_on()
