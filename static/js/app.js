@@ -97,7 +97,7 @@ window.kosciText = (() => {
   registerServiceWorker();
   enhanceThemeSwitch();
   keepScreenOnDuringGame();
-  retryWhenOnline();
+  retryByItself();
   checkBeforePosting();
 
   // The service worker (/sw.js) keeps the app shell and shows the offline page when the server
@@ -255,9 +255,48 @@ window.kosciText = (() => {
     }
   }
 
-  // The offline page: once the phone is back on the network, try the page again by itself.
-  function retryWhenOnline() {
-    if (!document.body.classList.contains("offline-page")) return;
-    window.addEventListener("online", () => location.reload(), { once: true });
+  // The offline page (static/js/sw.js shows it at the address the phone asked for, in place of a
+  // page it could not get, always a GET): it tries that page again by itself. It asks /healthz
+  // (no database, no session) a few seconds apart, at once when the phone is back on the Wi-Fi
+  // or the page is shown again, and loads the page once the server answers. A server that
+  // stays away is asked less and less often (3 s, then up to 10 s apart, with jitter, so that
+  // a club's phones do not all come at once); a hidden page asks nothing.
+  function retryByItself() {
+    const offline = document.querySelector(".offline-page [data-offline]");
+    // Opened at its own address (/offline), it stands for no other page: nothing to try again.
+    if (!offline || location.pathname === offline.dataset.offline) return;
+    const RETRY_FIRST = 3000;
+    const RETRY_MAX = 10000;
+    const health = script && script.dataset.health;
+    if (!health) return;
+    let delay = RETRY_FIRST;
+    let timer = null;
+    let asking = false;
+    const visible = () => document.visibilityState === "visible";
+    const later = () => {
+      clearTimeout(timer);
+      timer = visible() ? setTimeout(tryNow, delay * (0.8 + 0.4 * Math.random())) : null;
+    };
+    async function tryNow() {
+      clearTimeout(timer);
+      timer = null;
+      if (asking || !visible()) return;
+      asking = true;
+      const back = await answers(health);
+      asking = false;
+      if (back) {
+        location.reload(); // the page asked for, its query included
+        return;
+      }
+      delay = Math.min(delay * 1.5, RETRY_MAX);
+      later();
+    }
+    const now = () => {
+      delay = RETRY_FIRST;
+      tryNow();
+    };
+    window.addEventListener("online", now);
+    document.addEventListener("visibilitychange", () => (visible() ? now() : later()));
+    later();
   }
 })();

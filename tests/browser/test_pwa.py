@@ -1,6 +1,6 @@
 """The app on the phone, in Chromium against `flask serve`: the service worker at work (the shell
 kept, no page kept, the offline page when the network is gone or a gateway answers for the
-server while it restarts), dark mode drawn by the system's
+server while it restarts, and how it comes back by itself), dark mode drawn by the system's
 setting and by the switch, with and without JavaScript, and the screen kept on in a game.
 
 `base_url` is http://127.0.0.1:…, a secure context like HTTPS (a plain LAN address is not):
@@ -13,9 +13,10 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from live import LiveServer
+from live import PHONE_VIEWPORT, LiveServer
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tracker import create_app
@@ -394,6 +395,16 @@ def test_without_a_wake_lock_a_game_opens_as_ever(page: Page, context: BrowserCo
 
 # --- behind a gateway, while `serve` restarts -------------------------------------------------
 
+# document.visibilityState as a test double: `window.kosciHidden = true` hides the page.
+VISIBILITY_STUB = """
+Object.defineProperty(document, "visibilityState", {
+  configurable: true,
+  get: () => (window.kosciHidden ? "hidden" : "visible"),
+});
+"""
+HIDE = "window.kosciHidden = true; document.dispatchEvent(new Event('visibilitychange'))"
+SHOW = "window.kosciHidden = false; document.dispatchEvent(new Event('visibilitychange'))"
+
 
 @pytest.fixture
 def gateway(live_server: LiveServer) -> Iterator[Gateway]:
@@ -410,6 +421,70 @@ def phone(browser: Browser, browser_context_args: dict, gateway: Gateway) -> Ite
         yield context.new_page()
     finally:
         context.close()
+
+
+def wait_for_requests(page: Page, gateway: Gateway, path: str, count: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while len(gateway.asked(path)) < count:
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{path} asked {len(gateway.asked(path))} times, not {count}")
+        page.wait_for_timeout(100)
+
+
+def test_while_serve_restarts_behind_a_gateway_the_phone_waits_and_comes_back_by_itself(
+    phone: Page, gateway: Gateway, screenshot
+):
+    """nginx answers 502 itself while `serve` restarts: the phone shows the offline page, not
+    nginx's bare page, asks the server again every few seconds (not while hidden) and opens
+    the game again by itself once the server answers, without a tap."""
+    page = phone
+    page.context.add_init_script(VISIBILITY_STUB)
+    sign_up(page)
+    worker_in_control(page)
+    start_game(page, STANDARD_NAME, ["Ala", "Ola"])
+    game_url = page.url
+    game_path = urlsplit(game_url).path
+
+    gateway.answer(502)  # serve restarts
+    page.reload()
+
+    expect(page.get_by_role("heading", name="Brak połączenia z serwerem")).to_be_visible()
+    expect(page.get_by_text("502 Bad Gateway")).to_have_count(0)
+    assert page.url == game_url
+    expect(page.get_by_text("Za chwilę spróbujemy jeszcze raz")).to_be_visible()
+    # Its button is in view on the narrowest phone, above the checks for a longer wait.
+    box = page.get_by_role("link", name="Spróbuj ponownie").bounding_box()
+    assert box is not None
+    assert box["y"] + box["height"] <= PHONE_VIEWPORT["height"]
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "pwa-offline-gateway")
+    # Hidden (the phone in a pocket), it asks nothing; shown again, it asks at once.
+    page.evaluate(HIDE)
+    page.wait_for_timeout(4500)
+    assert gateway.asked("/healthz") == []
+    page.evaluate(SHOW)
+    wait_for_requests(page, gateway, "/healthz", 1, timeout=2)
+    # Then again a few seconds later: no storm of requests, and no page loaded in a loop.
+    wait_for_requests(page, gateway, "/healthz", 2, timeout=10)
+    first, second = gateway.asked("/healthz")[:2]
+    assert second - first >= 3
+    assert len(gateway.asked(game_path)) == 1  # the reload that met the 502
+
+    gateway.pass_on()  # serve is back
+
+    expect(page.locator(".turn-name")).to_have_text("Ala", timeout=15_000)
+    assert page.url == game_url
+
+
+def test_the_offline_page_opened_at_its_own_address_stays_put(page: Page):
+    """/offline itself (a link, an audit) stands for no other page: it does not load itself
+    again and again while the server answers."""
+    page.goto("/offline")
+    page.evaluate("window.stayed = true")
+
+    page.wait_for_timeout(4500)  # past the first try of a page the worker put in its place
+
+    assert page.evaluate("window.stayed === true")
 
 
 def apps_own_answers(tmp_path: Path) -> dict[int, tuple[bytes, dict[str, str]]]:

@@ -219,6 +219,9 @@ def test_the_offline_page_says_what_happened_and_how_to_retry(client: FlaskClien
         in html
     )
     assert '<body class="offline-page">' in html
+    # Shown too while a gateway answers for a server that restarts: it says it tries again.
+    assert "Serwer Kości nie odpowiada" in html
+    assert "Za chwilę spróbujemy jeszcze raz; gdy serwer odpowie, strona otworzy się sama" in html
 
 
 @pytest.mark.parametrize(
