@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import IO, Any, NamedTuple, cast
 
-from flask import Request, Response, current_app, g, render_template, request
+from flask import Request, Response, current_app, g, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
@@ -156,8 +156,9 @@ class _RefusedPastTheLimit(LimitedStream):
         return data
 
 
-def render_error(error: HTTPException) -> ResponseReturnValue:
-    """Render `error` as JSON for the API, as an HTML page everywhere else."""
+def render_error(error: HTTPException, *, retry_health: str | None = None) -> ResponseReturnValue:
+    """Render `error` as JSON for the API, as an HTML page everywhere else. `retry_health`: the
+    page loads itself again once this address answers (static/js/app.js)."""
     if error.code is None or error.code < 400:
         return error
     if error.response is not None:  # abort(response): the view built the answer itself
@@ -167,7 +168,13 @@ def render_error(error: HTTPException) -> ResponseReturnValue:
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
     if is_api_request():
         return error_response(text.api, error.code, headers)
-    page = render_template("errors.html", code=error.code, title=text.title, message=text.page)
+    page = render_template(
+        "errors.html",
+        code=error.code,
+        title=text.title,
+        message=text.page,
+        retry_health=retry_health,
+    )
     return page, error.code, headers
 
 
@@ -205,8 +212,13 @@ def database_unavailable(error: DBAPIError) -> ResponseReturnValue:
     current_app.logger.warning(
         "%s %s: baza danych nie odpowiada (%s)", request.method, request.path, detail
     )
+    # A page asked for (a GET) opens by itself once the database answers again: the table
+    # need not tap anything after a restart of PostgreSQL. A form's answer does not: loading
+    # it again would send the form again.
+    again = url_for("main.healthz_database") if request.method == "GET" else None
     return render_error(
-        ServiceUnavailable(gettext(DATABASE_UNAVAILABLE), retry_after=DATABASE_RETRY_AFTER)
+        ServiceUnavailable(gettext(DATABASE_UNAVAILABLE), retry_after=DATABASE_RETRY_AFTER),
+        retry_health=again,
     )
 
 

@@ -256,18 +256,17 @@ window.kosciText = (() => {
   }
 
   // The offline page (static/js/sw.js shows it at the address the phone asked for, in place of a
-  // page it could not get, always a GET): it tries that page again by itself. It asks /healthz
-  // (no database, no session) a few seconds apart, at once when the phone is back on the Wi-Fi
-  // or the page is shown again, and loads the page once the server answers. A server that
-  // stays away is asked less and less often (3 s, then up to 10 s apart, with jitter, so that
-  // a club's phones do not all come at once); a hidden page asks nothing.
+  // page it could not get, always a GET), and the app's own page for a database that does not
+  // answer (`data-retry-health`, only for a GET): each tries that page again by itself. It asks
+  // whether the server (/healthz: no database, no session) or the database (/healthz/db)
+  // answers, a few seconds apart, at once when the phone is back on the Wi-Fi or the page is
+  // shown again, and loads the page once it does. A server that stays away is asked less and
+  // less often (3 s, then up to 10 s apart, with jitter, so that a club's phones do not all
+  // come at once); a hidden page asks nothing.
   function retryByItself() {
-    const offline = document.querySelector(".offline-page [data-offline]");
-    // Opened at its own address (/offline), it stands for no other page: nothing to try again.
-    if (!offline || location.pathname === offline.dataset.offline) return;
     const RETRY_FIRST = 3000;
     const RETRY_MAX = 10000;
-    const health = script && script.dataset.health;
+    const health = retryHealth();
     if (!health) return;
     let delay = RETRY_FIRST;
     let timer = null;
@@ -298,5 +297,15 @@ window.kosciText = (() => {
     window.addEventListener("online", now);
     document.addEventListener("visibilitychange", () => (visible() ? now() : later()));
     later();
+  }
+
+  // What a page that stands for another asks before loading it again; none on any other page.
+  function retryHealth() {
+    const own = document.querySelector("[data-retry-health]");
+    if (own) return own.dataset.retryHealth;
+    const offline = document.querySelector(".offline-page [data-offline]");
+    // Opened at its own address (/offline), it stands for no other page: nothing to try again.
+    if (!offline || location.pathname === offline.dataset.offline) return null;
+    return script && script.dataset.health;
   }
 })();

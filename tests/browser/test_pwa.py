@@ -547,3 +547,36 @@ def test_the_apps_own_500_and_503_show_as_they_are_a_gateways_gets_the_offline_p
     expect(page.get_by_text("Baza danych nie odpowiada")).to_be_visible()
     expect(page.get_by_role("heading", name="Brak połączenia z serwerem")).to_have_count(0)
     gateway.pass_on()
+
+
+def test_the_databases_own_503_page_opens_the_game_by_itself_once_the_database_answers(
+    phone: Page, gateway: Gateway, tmp_path: Path, screenshot
+):
+    """PostgreSQL restarts: the app's own page says the database does not answer (shown as it
+    is, not as the offline page), asks /healthz/db a few seconds apart and opens the page that
+    was asked for by itself once the database answers, without a tap."""
+    page = phone
+    sign_up(page)
+    start_game(page, STANDARD_NAME, ["Ala", "Ola"])
+    game_url = page.url
+    body, headers = apps_own_answers(tmp_path)[503]
+
+    gateway.answer(503, body, headers)  # every answer, /healthz/db's too: the database is down
+    page.reload()
+
+    expect(page.get_by_text("Baza danych nie odpowiada")).to_be_visible()
+    expect(
+        page.get_by_text("Gdy baza danych znów odpowie, strona otworzy się sama.")
+    ).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "database-unavailable")
+    wait_for_requests(page, gateway, "/healthz/db", 2, timeout=12)
+    first, second = gateway.asked("/healthz/db")[:2]
+    assert second - first >= 3  # a few seconds apart, not a storm
+    game_path = urlsplit(game_url).path
+    assert len(gateway.asked(game_path)) == 1  # only the reload that met the 503
+
+    gateway.pass_on()  # the database is back
+
+    expect(page.locator(".turn-name")).to_have_text("Ala", timeout=15_000)
+    assert page.url == game_url

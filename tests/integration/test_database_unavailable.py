@@ -84,6 +84,21 @@ def test_a_signed_out_page_and_a_form_say_it_too(app: Flask):
     assert answer.status_code == 503
 
 
+def test_a_page_asked_for_opens_by_itself_once_the_database_answers_a_forms_answer_does_not(
+    app: Flask,
+):
+    """A GET page asks /healthz/db and loads itself again (static/js/app.js); a form's answer
+    does not: loading it again would send the form again."""
+    client = signed_in(app.test_client())
+    page = client.get("/gry/1").get_data(as_text=True)
+    assert 'data-retry-health="/healthz/db"' in page
+    assert "Gdy baza danych znów odpowie, strona otworzy się sama." in page
+    app.config["WTF_CSRF_ENABLED"] = False
+    answer = client.post("/gry/1/ruch", data={"dice": "11111", "seq": "1"})
+    assert answer.status_code == 503
+    assert "data-retry-health" not in answer.get_data(as_text=True)
+
+
 def test_the_api_answers_503_in_json(app: Flask):
     answer = app.test_client().get("/api/v1/games", headers={"Authorization": "Bearer kosci_abc"})
     assert answer.status_code == 503
