@@ -5,6 +5,7 @@
 - `account_id()`: the signed-in account's id, the one every service call is scoped to;
 - `one_time_messages()`: the flashes a page shows, each once;
 - `local_zone()`: the family's time zone (`KOSCI_TIMEZONE`), for dates shown and filtered;
+- `history_place()`: the history list's page and filter a game's page was opened from;
 - the Jinja filters `when`, `clock`, `and_list`, `plural`, `polish_sorted` and `rolls_unbroken`,
   and `plural` as a function for views that build sentences.
 
@@ -150,6 +151,25 @@ def local_zone() -> ZoneInfo:
     return ZoneInfo(current_app.config.get("KOSCI_TIMEZONE") or DEFAULT_TIMEZONE)
 
 
+# The history list's own query arguments (`history.views`): its page and its filter.
+HISTORY_PLACE = ("strona", "wariant", "gracz", "od", "do")
+_LONGEST_PLACE_VALUE = 32  # a page number, an id, a day as typed: anything longer is no place
+
+
+def history_place() -> dict[str, str]:
+    """Where in the history list this page was opened from: the list's page and filter, which
+    the list passes on in the query string of each game's link. The game's „Historia gier”
+    leads back there: an installed app has no back button, and three years of games are 65
+    pages. Only the list's own arguments, short, and only ever as arguments of the list's URL;
+    the list checks them as it checks what anyone types."""
+    args = request.args
+    return {
+        name: value
+        for name in HISTORY_PLACE
+        if (value := args.get(name, "").strip()) and len(value) <= _LONGEST_PLACE_VALUE
+    }
+
+
 def when(moment: datetime | None) -> str:
     """A stored UTC time, local: "dziś 18:42", "wczoraj 20:10", "3.05.2025 18:42" (in English
     "today 18:42", "yesterday 20:10", "3 May 2025 18:42")."""
@@ -202,4 +222,5 @@ def register_web(app: Flask) -> None:
     app.add_template_filter(rolls_unbroken, "rolls_unbroken")
     app.add_template_global(plural, "plural")
     app.add_template_global(one_time_messages, "one_time_messages")
+    app.add_template_global(history_place, "history_place")
     guests.register_guests(app)

@@ -297,6 +297,31 @@ def test_the_pages_keep_the_filter(client: FlaskClient, many: list[int]):
     assert 'href="/historia?strona=2&amp;wariant=poker"' in first
 
 
+@pytest.mark.parametrize("variant", ["poker", "standard"])
+def test_a_game_opened_from_a_page_of_the_list_leads_back_to_that_page(
+    client: FlaskClient, many: list[int], variant: str
+):
+    # A family three years in opens a game from page 2 of a filtered list; the game's own
+    # „Historia gier” button must bring them back there, not to page 1 of everything.
+    _, second = history(client, wariant=variant, strona=2)
+    game_id = listed(second)[-1]
+    place = "strona=2&amp;wariant=" + variant
+
+    assert f'<a href="/gry/{game_id}/tabela?{place}">' in item(second, game_id)
+    sheet = client.get(f"/gry/{game_id}/tabela?strona=2&wariant={variant}")
+    assert f'href="/historia?{place}">Historia gier</a>' in sheet.get_data(as_text=True)
+
+
+def test_a_games_page_carries_only_the_lists_own_arguments_back(
+    client: FlaskClient, many: list[int]
+):
+    query = "od=2024-01-05&gracz=%3Cb%3E&next=//evil.example&strona=" + "9" * 40
+    html = client.get(f"/gry/{many[0]}/tabela?{query}").get_data(as_text=True)
+
+    assert 'href="/historia?gracz=%3Cb%3E&amp;od=2024-01-05">Historia gier</a>' in html
+    assert not re.search(r'href="[^"]*evil', html)  # the language switch keeps its own `next`
+
+
 @pytest.mark.parametrize(
     ("page", "shown"),
     [("9", 3), ("99999999999999999999", 3), ("1000000", 3), ("0", 1), ("-1", 1), ("abc", 1)],

@@ -34,11 +34,16 @@ def index() -> ResponseReturnValue:
     form = HistoryFilterForm(request.args, known)
     filters = form.to_filter(local_zone())
     found = None
+    query = form.query()
+    place = dict(query)  # each game's link carries it, so the game leads back here
     if filters is not None:
         found = history.search(account, filters, _page_number(request.args.get("strona")))
+        if found.page > 1:
+            place = {"strona": str(found.page), **query}
     return render_template(
         "history/index.html",
         form=form,
         found=found,
-        query=form.query(),
+        query=query,
+        place=place,
     ), 200 if filters is not None else 400
