@@ -880,6 +880,19 @@ def test_player_page_names_a_shared_win_it_lost_with_a_plural_verb(
     assert "wygrywa Ala i Ola" not in text
 
 
+def test_a_players_page_keeps_the_days_of_the_filter_both_ways(client: FlaskClient, signed_in):
+    # Statistics for a spring: each name leads to that player's spring, and back to the spring.
+    ala = signed_in["players"]["Ala"]
+    spring = "od=2025-04-01&amp;do=2025-05-31"
+    html = client.get("/statystyki?od=2025-04-01&do=2025-05-31").get_data(as_text=True)
+
+    results = html.split('id="wyniki"', 1)[1].split("</section>", 1)[0]
+    assert f'href="/gracze/{ala}/statystyki?wariant=standard&amp;{spring}"' in results
+    page = client.get(f"/gracze/{ala}/statystyki?wariant=standard&od=2025-04-01&do=2025-05-31")
+    back = f'<a href="/statystyki?wariant=standard&amp;{spring}">← Statystyki wszystkich</a>'
+    assert back in page.get_data(as_text=True)
+
+
 def test_player_page_counts_the_solo_game_towards_personal_records(client: FlaskClient, signed_in):
     jan = signed_in["players"]["Jan"]
     text = text_of(client.get(f"/gracze/{jan}/statystyki").get_data(as_text=True))
