@@ -11,7 +11,7 @@ from datetime import UTC
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import selectinload
 
 from ... import rules
@@ -65,22 +65,36 @@ def _games(account_id: int) -> list[Game]:
     )
 
 
-def _turns_by_game(game_ids: list[int]) -> dict[int, list[Turn]]:
+# A turn as the file writes it. Read as plain rows: three years of a family are ~95,000 turns,
+# and building an ORM object for each took 2 of the export's 2.5 s.
+_TURN_COLUMNS = (
+    Turn.game_id,
+    Turn.seq,
+    Turn.seat,
+    Turn.dice,
+    Turn.field,
+    Turn.column,
+    Turn.points,
+    Turn.extra_bonus,
+    Turn.created_at,
+    Turn.undone_at,
+)
+_TurnRow = Row[*tuple[Any, ...]]  # one of them, read
+
+
+def _turns_by_game(game_ids: list[int]) -> dict[int, list[_TurnRow]]:
     """Every turn of these games, corrected ones included, in the order they were written."""
-    result: dict[int, list[Turn]] = {game_id: [] for game_id in game_ids}
+    result: dict[int, list[_TurnRow]] = {game_id: [] for game_id in game_ids}
     if game_ids:
         query = (
-            select(Turn)
-            .where(Turn.game_id.in_(game_ids))
-            .order_by(Turn.game_id, Turn.id)
-            .execution_options(**_FRESH)
+            select(*_TURN_COLUMNS).where(Turn.game_id.in_(game_ids)).order_by(Turn.game_id, Turn.id)
         )
-        for turn in db.session.scalars(query):
+        for turn in db.session.execute(query):
             result[turn.game_id].append(turn)
     return result
 
 
-def _game_entry(game: Game, turns: list[Turn], uids: dict[int, str]) -> dict[str, Any]:
+def _game_entry(game: Game, turns: list[_TurnRow], uids: dict[int, str]) -> dict[str, Any]:
     return {
         "uid": game.uid,
         "variant": game.variant,
