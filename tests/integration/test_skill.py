@@ -472,6 +472,31 @@ def test_triple_figures_are_marked_approximate(app: Flask, client: FlaskClient, 
     )
 
 
+def test_in_gra_po_kolei_the_zeros_given_away_are_explained(
+    app: Flask, client: FlaskClient, seeded: dict
+):
+    # In Gra po kolei the order chooses the field, not the player: everyone gives away 0, and a
+    # "who plays best" table of zeros, unexplained, reads as a family of perfect players.
+    note = "W grze po kolei pole wyznacza kolejność, nie gracz"
+    ala = seeded["players"]["Ala"]
+    assert note not in client.get("/statystyki").get_data(as_text=True)
+    with app.app_context():
+        play_table_game(
+            seeded["account"], "ordered", {"Ala": standard_sheet(), "Ola": careless()}, None
+        )
+        game_id = play_table_game(
+            seeded["account"], "ordered", {"Ala": standard_sheet()}, "2025-05-02 18:00"
+        )
+        assert stored(game_id)  # the ordered game was reviewed
+
+    overview = section(client.get("/statystyki").get_data(as_text=True), "najlepiej")
+    player = client.get(f"/gracze/{ala}/statystyki").get_data(as_text=True)
+
+    assert skill_rows(overview)[-1][:2] == ["Ala", "0 13 ruchów"]
+    assert note in text_of(overview)
+    assert note in text_of(section(player, "wybory"))
+
+
 def test_another_accounts_figures_never_appear(client: FlaskClient, seeded: dict):
     html = client.get("/statystyki").get_data(as_text=True)
 
