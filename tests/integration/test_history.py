@@ -312,6 +312,19 @@ def test_a_game_opened_from_a_page_of_the_list_leads_back_to_that_page(
     assert f'href="/historia?{place}">Historia gier</a>' in sheet.get_data(as_text=True)
 
 
+def test_the_games_review_keeps_the_place_in_the_history_too(
+    client: FlaskClient, family: dict[str, Any]
+):
+    game_id = family["ids"]["tie"]
+    place = "strona=2&amp;od=2025-03-01"
+
+    sheet = client.get(f"/gry/{game_id}/tabela?strona=2&od=2025-03-01").get_data(as_text=True)
+    review = client.get(f"/gry/{game_id}/przeglad?strona=2&od=2025-03-01").get_data(as_text=True)
+
+    assert f'href="/gry/{game_id}/przeglad?{place}">Przegląd gry</a>' in sheet
+    assert f'href="/gry/{game_id}/tabela?{place}">Tabela i historia ruchów</a>' in review
+
+
 def test_a_games_page_carries_only_the_lists_own_arguments_back(
     client: FlaskClient, many: list[int]
 ):
