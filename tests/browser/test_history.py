@@ -70,7 +70,10 @@ def test_the_history_and_a_games_page_on_a_phone(page: Page, live_server: LiveSe
     expect(items).to_have_count(1)
     expect(items.first).to_contain_text("Wygrywa Ala")
     expect(page.get_by_text("włączone")).to_be_visible()
-    # With a filter on, the form stays open.
+    # With a filter on, the form folds: the games it found come first on the phone's screen.
+    expect(page.get_by_label("Od dnia")).to_be_hidden()
+    expect(items.first).to_be_in_viewport()
+    page.get_by_text("Filtry").click()
     page.get_by_label("Od dnia").fill("2025-05-02")
     page.get_by_label("Do dnia").fill("2025-05-01")
     page.get_by_role("button", name="Pokaż").click()

@@ -166,6 +166,18 @@ def test_the_list_filters_by_local_days_both_included(client: FlaskClient, famil
     assert listed(polish) == [family["ids"]["tie"]]
 
 
+def test_a_filter_that_works_folds_the_form_so_the_games_come_first(
+    client: FlaskClient, family: dict[str, Any]
+):
+    # Open, the form fills a 360 x 740 phone: after "Pokaż", or back from a game on page 3,
+    # not one game was in sight. Folded, it still says that a filter is on.
+    _, html = history(client, wariant="standard", od="2025-05-01")
+
+    assert '<details class="filters">' in html
+    assert '<span class="tag tag-filter">włączone</span>' in html
+    assert listed(html) == [family["ids"]["rematch"]]
+
+
 def test_filters_combine(client: FlaskClient, family: dict[str, Any]):
     _, html = history(client, wariant="standard", gracz=family["players"]["Ala"], od="2025-05-01")
 
