@@ -46,7 +46,8 @@ def listed(html: str) -> list[int]:
 
 
 def item(html: str, game_id: int) -> str:
-    match = re.search(rf'<li class="history-item[^"]*" data-game="{game_id}">.*?</li>', html, re.S)
+    row = rf'<li class="history-item[^"]*" data-game="{game_id}"[^>]*>.*?</li>'
+    match = re.search(row, html, re.S)
     assert match, game_id
     return match.group(0)
 
@@ -320,8 +321,10 @@ def test_a_game_opened_from_a_page_of_the_list_leads_back_to_that_page(
     place = "strona=2&amp;wariant=" + variant
 
     assert f'<a href="/gry/{game_id}/tabela?{place}">' in item(second, game_id)
+    assert f'data-game="{game_id}" id="g{game_id}">' in item(second, game_id)
     sheet = client.get(f"/gry/{game_id}/tabela?strona=2&wariant={variant}")
-    assert f'href="/historia?{place}">Historia gier</a>' in sheet.get_data(as_text=True)
+    back = f'href="/historia?{place}#g{game_id}">Historia gier</a>'  # to the game on that page
+    assert back in sheet.get_data(as_text=True)
 
 
 def test_the_games_review_keeps_the_place_in_the_history_too(
@@ -343,7 +346,7 @@ def test_a_games_page_carries_only_the_lists_own_arguments_back(
     query = "od=2024-01-05&gracz=%3Cb%3E&next=//evil.example&strona=" + "9" * 40
     html = client.get(f"/gry/{many[0]}/tabela?{query}").get_data(as_text=True)
 
-    assert 'href="/historia?gracz=%3Cb%3E&amp;od=2024-01-05">Historia gier</a>' in html
+    assert f'href="/historia?gracz=%3Cb%3E&amp;od=2024-01-05#g{many[0]}">Historia gier</a>' in html
     assert not re.search(r'href="[^"]*evil', html)  # the language switch keeps its own `next`
 
 
@@ -391,7 +394,7 @@ def test_a_games_page_shows_the_dice_of_every_turn_round_and_corrections(
     assert '<s>Ala – Trzy jednakowe 21</s> <span class="tag tag-undone">cofnięty</span>' in html
     assert items[-4].startswith("3. Ala – Dwójki 6 kolejka 2 · 2-2-2-4-5 · 19:04")
     assert "Kości (tabela polska) · 1.03.2025 19:00 · gra zakończona" in text_of(html)
-    assert 'href="/historia">Historia gier</a>' in html
+    assert f'href="/historia#g{game_id}">Historia gier</a>' in html
 
 
 def test_a_triple_games_page_names_the_column_of_each_turn(
