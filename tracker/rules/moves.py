@@ -247,7 +247,15 @@ def evaluate(
                 )
             )
     five = is_five_of_a_kind(dice)
-    notes = _roll_notes(variant, sheet, dice, five=five, joker=ctx.joker, extra=ctx.extra)
+    notes = _roll_notes(
+        variant,
+        sheet,
+        dice,
+        five=five,
+        joker=ctx.joker,
+        extra=ctx.extra,
+        lower_free=ctx.lower_free,
+    )
     return Evaluation(
         variant,
         dice,
@@ -480,7 +488,14 @@ def _why_not_joker(variant: Variant, face: int) -> Text:
 
 
 def _roll_notes(
-    variant: Variant, sheet: Sheet, dice: Dice, *, five: bool, joker: bool, extra: int
+    variant: Variant,
+    sheet: Sheet,
+    dice: Dice,
+    *,
+    five: bool,
+    joker: bool,
+    extra: int,
+    lower_free: bool,
 ) -> tuple[_Said, ...]:
     if not five:
         return ()
@@ -496,7 +511,10 @@ def _roll_notes(
                 ),
             ),
         )
-    notes = (_bonus_note(variant, sheet, extra), _joker_note(variant, sheet, dice, joker=joker))
+    notes = (
+        _bonus_note(variant, sheet, extra),
+        _joker_note(variant, sheet, dice, joker=joker, lower_free=lower_free),
+    )
     return tuple(note for note in notes if note is not None)
 
 
@@ -539,22 +557,44 @@ def _bonus_note(variant: Variant, sheet: Sheet, extra: int) -> _Said | None:
     return None
 
 
-def _joker_note(variant: Variant, sheet: Sheet, dice: Dice, *, joker: bool) -> _Said | None:
-    """Why a five of a kind is a joker, or why not although Generał is taken."""
+def _joker_note(
+    variant: Variant, sheet: Sheet, dice: Dice, *, joker: bool, lower_free: bool
+) -> _Said | None:
+    """Why a five of a kind is a joker, or why not although Generał is taken. A joker's note
+    says where it goes: "It must be written in a free lower field; only when the lower section
+    is full may it be written, as 0, in a free upper field" (in Kości potrójne: Generał and the
+    upper field filled in all three columns, the lower fields of every column full)."""
     face = dice[0]
     upper = variant.table.upper_fields[face - 1].label_text
     if joker:
-        return (
-            Code.JOKER,
-            Text(
+        many = variant.columns > 1
+        if lower_free:
+            template = (
                 N_(
+                    "Joker (%(dice)s): pola Generał i %(field)s są zajęte we wszystkich trzech "
+                    "kolumnach, więc rzut pasuje do każdego pola dolnej części w dowolnej kolumnie "
+                    "(ful 25, mały strit 30, duży strit 40)."
+                )
+                if many
+                else N_(
                     "Joker (%(dice)s): pole Generał i pole %(field)s są zajęte, więc rzut "
                     "pasuje do każdego pola dolnej części (ful 25, mały strit 30, duży strit 40)."
-                ),
-                dice=format_dice(dice),
-                field=upper,
-            ),
-        )
+                )
+            )
+        else:
+            template = (
+                N_(
+                    "Joker (%(dice)s): pola Generał i %(field)s są zajęte we wszystkich trzech "
+                    "kolumnach, a dolne części wszystkich kolumn są pełne, więc rzut trafia za 0 "
+                    "do wolnego pola górnej części."
+                )
+                if many
+                else N_(
+                    "Joker (%(dice)s): pole Generał i pole %(field)s są zajęte, a dolna część "
+                    "jest pełna, więc rzut trafia za 0 do wolnego pola górnej części."
+                )
+            )
+        return Code.JOKER, Text(template, dice=format_dice(dice), field=upper)
     if all(col.is_filled(GENERAL) for col in sheet):
         return (
             Code.NOT_JOKER_UPPER_FREE,
