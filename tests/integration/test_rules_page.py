@@ -151,6 +151,11 @@ def test_rules_page_explains_optimal_play_and_its_limits(page: str):
     assert "nie największa szansa pokonania innych graczy" in text
     assert "254,59" in text
     assert "245,87" in text
+    # Kości's empty sheet is worth a little more than official Yahtzee's: a difference that
+    # two decimals round away, so the check gives four.
+    kosci = re.search(r"warta odrobinę więcej: (\d+),(\d{4})\.", text)
+    assert kosci is not None
+    assert 254.5877 < float(f"{kosci[1]}.{kosci[2]}") < 254.59
     # The variant's name is not declined, so it follows „wariant” („W Gra po kolei” is wrong).
     assert "W wariancie Gra po kolei pola nie wybiera się" in text
     assert "błąd" not in text.lower().split("optymalna gra, przegląd")[1]

@@ -69,7 +69,16 @@ def rules() -> str:
         max_all_generals=standard_variant.max_total
         + (standard_variant.turns - 1) * standard_variant.extra_bonus,
         expected_rows=_expected_rows(),
+        kosci_start=_four_places(
+            advisor.expected_total(standard_variant, empty_sheet(standard_variant))
+        ),
     )
+
+
+def _four_places(value: float) -> str:
+    """A figure with four decimals, in the page's language: the check on the rules page
+    compares Kości with official Yahtzee, 254,5882 with 254,5877, which two decimals round alike."""
+    return f"{value:.4f}".replace(".", decimal_separator())
 
 
 def _player_limits() -> list[dict[str, str | int]]:
