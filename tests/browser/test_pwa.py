@@ -444,6 +444,7 @@ def test_while_serve_restarts_behind_a_gateway_the_phone_waits_and_comes_back_by
     start_game(page, STANDARD_NAME, ["Ala", "Ola"])
     game_url = page.url
     game_path = urlsplit(game_url).path
+    page.clock.install()  # the retries' timers run when the test says, not in real time
 
     gateway.answer(502)  # serve restarts
     page.reload()
@@ -460,29 +461,51 @@ def test_while_serve_restarts_behind_a_gateway_the_phone_waits_and_comes_back_by
     screenshot(page, "pwa-offline-gateway")
     # Hidden (the phone in a pocket), it asks nothing; shown again, it asks at once.
     page.evaluate(HIDE)
-    page.wait_for_timeout(4500)
+    advance(page, 12_000)  # past every delay the page could have set
+    page.wait_for_timeout(300)  # time for a request it should not have made to arrive
     assert gateway.asked("/healthz") == []
     page.evaluate(SHOW)
     wait_for_requests(page, gateway, "/healthz", 1, timeout=2)
     # Then again a few seconds later: no storm of requests, and no page loaded in a loop.
-    wait_for_requests(page, gateway, "/healthz", 2, timeout=10)
-    first, second = gateway.asked("/healthz")[:2]
-    assert second - first >= 3
+    assert_asked_again_seconds_later(page, gateway, "/healthz", asked=1)
     assert len(gateway.asked(game_path)) == 1  # the reload that met the 502
 
     gateway.pass_on()  # serve is back
+    advance(page, 9_000)  # the next try (at most 10 s apart)
 
-    expect(page.locator(".turn-name")).to_have_text("Ala", timeout=15_000)
+    expect(page.locator(".turn-name")).to_have_text("Ala", timeout=5_000)
     assert page.url == game_url
+
+
+def advance(page: Page, ms: int) -> None:
+    """Run the page's clock (`page.clock.install()`) `ms` ahead, half a second at a time with a
+    moment of real time between, so that a request a timer sent gets its answer before the
+    clock runs on (in one jump, its 8 s abort timer would fire first)."""
+    for _ in range(0, ms, 500):
+        page.clock.run_for(500)
+        page.wait_for_timeout(25)
+
+
+def assert_asked_again_seconds_later(page: Page, gateway: Gateway, path: str, asked: int) -> None:
+    """After its `asked`-th try a retrying page waits at least 3.6 s (4.5 s less its jitter)
+    before it asks `path` again, and asks by 5.4 s: the page's clock (`page.clock`) runs 2 s, then
+    4 more."""
+    advance(page, 2_000)
+    page.wait_for_timeout(300)
+    assert len(gateway.asked(path)) == asked, "asked again within 2 s"
+    advance(page, 4_000)
+    wait_for_requests(page, gateway, path, asked + 1, timeout=2)
 
 
 def test_the_offline_page_opened_at_its_own_address_stays_put(page: Page):
     """/offline itself (a link, an audit) stands for no other page: it does not load itself
     again and again while the server answers."""
+    page.clock.install()
     page.goto("/offline")
     page.evaluate("window.stayed = true")
 
-    page.wait_for_timeout(4500)  # past the first try of a page the worker put in its place
+    advance(page, 12_000)  # past every try of a page the worker put in its place
+    page.wait_for_timeout(300)
 
     assert page.evaluate("window.stayed === true")
 
@@ -560,6 +583,7 @@ def test_the_databases_own_503_page_opens_the_game_by_itself_once_the_database_a
     start_game(page, STANDARD_NAME, ["Ala", "Ola"])
     game_url = page.url
     body, headers = apps_own_answers(tmp_path)[503]
+    page.clock.install()  # the retries' timers run when the test says, not in real time
 
     gateway.answer(503, body, headers)  # every answer, /healthz/db's too: the database is down
     page.reload()
@@ -570,13 +594,17 @@ def test_the_databases_own_503_page_opens_the_game_by_itself_once_the_database_a
     ).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, "database-unavailable")
-    wait_for_requests(page, gateway, "/healthz/db", 2, timeout=12)
-    first, second = gateway.asked("/healthz/db")[:2]
-    assert second - first >= 3  # a few seconds apart, not a storm
+    advance(page, 2_000)  # under its first delay (3 s, less a fifth at most)
+    page.wait_for_timeout(300)
+    assert gateway.asked("/healthz/db") == []
+    advance(page, 2_000)  # past it (3.6 s at most)
+    wait_for_requests(page, gateway, "/healthz/db", 1, timeout=2)
+    assert_asked_again_seconds_later(page, gateway, "/healthz/db", asked=1)  # not a storm
     game_path = urlsplit(game_url).path
     assert len(gateway.asked(game_path)) == 1  # only the reload that met the 503
 
     gateway.pass_on()  # the database is back
+    advance(page, 9_000)  # the next try (at most 10 s apart)
 
-    expect(page.locator(".turn-name")).to_have_text("Ala", timeout=15_000)
+    expect(page.locator(".turn-name")).to_have_text("Ala", timeout=5_000)
     assert page.url == game_url
