@@ -152,7 +152,7 @@ def local_zone() -> ZoneInfo:
 
 
 # The history list's own query arguments (`history.views`): its page and its filter.
-HISTORY_PLACE = ("strona", "wariant", "gracz", "od", "do")
+HISTORY_PLACE = ("strona", "wariant", "gracz", "stan", "od", "do")
 _LONGEST_PLACE_VALUE = 32  # a page number, an id, a day as typed: anything longer is no place
 
 

@@ -7,7 +7,7 @@ The family of `history_builders` gives the list a known order; dates in the filt
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from html import unescape
 from typing import Any
 
@@ -100,6 +100,52 @@ def test_unfinished_games_are_marked_and_show_how_far_they_got(
     assert "kolejka 5 z 39" in text_of(item(html, family["ids"]["triple"]))
     for key in ("tie", "ordered", "scandinavian", "poker"):
         assert "w toku" not in item(html, family["ids"][key])
+
+
+def home_cards(html: str) -> list[int]:
+    """The game ids of the home page's „Gry w toku”, top to bottom."""
+    return [int(i) for i in re.findall(r'<li class="card game-item" data-game="(\d+)"', html)]
+
+
+def test_home_page_leaves_old_unfinished_games_to_the_history(
+    client: FlaskClient, family: dict[str, Any]
+):
+    home = client.get("/").get_data(as_text=True)
+
+    assert home_cards(home) == []  # started in 2025: not tonight's game
+    assert "Żadna gra nie czeka" not in home
+    link = re.search(r'<p class="home-older"><a href="([^"]+)">([^<]+)</a>', home)
+    assert link
+    assert link.group(2) == "Starsze niedokończone (2)"
+    status, html = history(client, **dict(re.findall(r"(\w+)=([\w-]+)", unescape(link.group(1)))))
+    assert status == 200
+    assert listed(html) == [family["ids"]["rematch"], family["ids"]["triple"]]
+    assert "Pasuje 2 gry" in text_of(html)
+
+
+def test_home_page_lists_the_unfinished_games_of_this_week_first(app: Flask, client: FlaskClient):
+    with app.app_context():
+        account = new_account("Nowakowie")
+        tonight = games.create_game(account, "standard", ["Ala", "Ola"]).id
+        last_week = games.create_game(account, "standard", ["Ala"]).id
+        abandoned = games.create_game(account, "poker", ["Ala", "Ola"]).id
+        now = datetime.now(UTC).replace(tzinfo=None)
+        set_times(tonight, now - timedelta(minutes=5))
+        set_times(last_week, now - timedelta(days=5))
+        set_times(abandoned, now - timedelta(days=40))
+    sign_in(client, "Nowakowie")
+
+    home = client.get("/").get_data(as_text=True)
+
+    assert home_cards(home) == [tonight, last_week]
+    assert "Starsze niedokończone (1)" in home
+    _, html = history(client, stan="w-toku")
+    assert listed(html) == [tonight, last_week, abandoned]  # every one stays in the history
+    _, html = history(client, stan="zakonczone")
+    assert listed(html) == []
+    status, html = history(client, stan="skonczone")
+    assert status == 400
+    assert field_error(html, "stan") == "Wybierz stan gry z listy."
 
 
 def test_finished_games_show_the_winners_and_every_result(

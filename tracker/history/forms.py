@@ -17,12 +17,17 @@ from ..rules import VARIANT_NAMES
 from ..rules_text import rules_text
 from ..services.filters import FROM, TO, GameFilter, InvalidFilter, read_filter
 
+# The values of `stan`: whether a game is over, as the query string says it.
+UNFINISHED, FINISHED = "w-toku", "zakonczone"
+
 
 class HistoryFilterForm(Form):
-    """Variant, player and a range of days (both included), in the query string."""
+    """Variant, player, whether the game is over and a range of days (both included), in the
+    query string."""
 
     wariant = SelectField(lazy_gettext("Wariant"), validate_choice=False)
     gracz = SelectField(lazy_gettext("Gracz"), validate_choice=False)
+    stan = SelectField(lazy_gettext("Stan gry"), validate_choice=False)
     od = StringField(lazy_gettext("Od dnia"), render_kw={"type": "date", "autocomplete": "off"})
     do = StringField(lazy_gettext("Do dnia"), render_kw={"type": "date", "autocomplete": "off"})
 
@@ -33,6 +38,11 @@ class HistoryFilterForm(Form):
             *((id_, rules_text(name)) for id_, name in VARIANT_NAMES.items()),
         ]
         self.gracz.choices = [("", _("Wszyscy gracze")), *((str(i), n) for i, n in players)]
+        self.stan.choices = [
+            ("", _("Wszystkie gry")),
+            (UNFINISHED, _("W toku")),
+            (FINISHED, _("Zakończone")),
+        ]
         self.known_players = {str(i) for i, _ in players}  # the values of `gracz` but "all"
 
     def to_filter(self, zone: tzinfo) -> GameFilter | None:
@@ -45,6 +55,8 @@ class HistoryFilterForm(Form):
         known = self.known_players
         if player is not None and player not in known:
             self.gracz.errors = [_("Nie ma takiego gracza na tym koncie. Wybierz z listy.")]
+        if self.stan.data not in ("", None, UNFINISHED, FINISHED):
+            self.stan.errors = [_("Wybierz stan gry z listy.")]
         chosen = None
         try:
             chosen = read_filter(
@@ -62,6 +74,10 @@ class HistoryFilterForm(Form):
         if any(f.errors for f in self):
             return None
         return chosen
+
+    def finished(self) -> bool | None:
+        """Only finished games (True), only unfinished ones (False), or both (None)."""
+        return {UNFINISHED: False, FINISHED: True}.get(self.stan.data or "")
 
     def query(self) -> dict[str, str]:
         """The filter as query arguments, empty ones left out (for the pager's links)."""

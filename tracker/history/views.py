@@ -37,7 +37,9 @@ def index() -> ResponseReturnValue:
     query = form.query()
     place = dict(query)  # each game's link carries it, so the game leads back here
     if filters is not None:
-        found = history.search(account, filters, _page_number(request.args.get("strona")))
+        found = history.search(
+            account, filters, _page_number(request.args.get("strona")), finished=form.finished()
+        )
         if found.page > 1:
             place = {"strona": str(found.page), **query}
     return render_template(

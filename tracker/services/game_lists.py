@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
@@ -26,7 +27,12 @@ class GameSummary:
     winners: list[str]  # from the cached results; empty until the game is over
 
 
-def _games(account_id: int, finished: bool | None, limit: int | None = None) -> list[Game]:
+def _games(
+    account_id: int,
+    finished: bool | None,
+    limit: int | None = None,
+    started_since: datetime | None = None,
+) -> list[Game]:
     query = (
         select(Game)
         .where(Game.account_id == account_id)
@@ -37,6 +43,8 @@ def _games(account_id: int, finished: bool | None, limit: int | None = None) -> 
         query = query.where(
             Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None)
         )
+    if started_since is not None:
+        query = query.where(Game.started_at >= started_since)
     if limit is not None:
         query = query.limit(limit)
     return list(db.session.scalars(query))
@@ -46,11 +54,24 @@ def list_games(account_id: int, *, finished: bool | None = None) -> list[Game]:
     return _games(account_id, finished)
 
 
+def unfinished_started_before(account_id: int, moment: datetime) -> int:
+    """How many of the account's unfinished games started before `moment` (stored UTC)."""
+    query = select(func.count(Game.id)).where(
+        Game.account_id == account_id, Game.finished_at.is_(None), Game.started_at < moment
+    )
+    return db.session.scalar(query) or 0
+
+
 def summaries(
-    account_id: int, *, finished: bool | None = None, limit: int | None = None
+    account_id: int,
+    *,
+    finished: bool | None = None,
+    limit: int | None = None,
+    started_since: datetime | None = None,
 ) -> list[GameSummary]:
-    """The account's games, newest first, with their progress; two queries, not one per game."""
-    games = _games(account_id, finished, limit)
+    """The account's games, newest first, with their progress; two queries, not one per game.
+    `started_since` (stored UTC): only the games started at or after it."""
+    games = _games(account_id, finished, limit, started_since)
     played = store.turns_played([g.id for g in games])
     result = []
     for game in games:

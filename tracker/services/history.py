@@ -67,10 +67,20 @@ class HistoryPage:
         return self.page + 1 if self.page < self.pages else None
 
 
-def search(account_id: int, f: GameFilter, page: int = 1, per_page: int = PAGE_SIZE) -> HistoryPage:
+def search(
+    account_id: int,
+    f: GameFilter,
+    page: int = 1,
+    per_page: int = PAGE_SIZE,
+    *,
+    finished: bool | None = None,
+) -> HistoryPage:
     """The account's games that `f` keeps (by the day they started), newest first; a page past
-    the last shows the last one."""
+    the last shows the last one. `finished`: only the games over (True), only those still
+    going on (False), or both (None)."""
     conditions = game_conditions(account_id, f, dated_by="started")
+    if finished is not None:
+        conditions.append(Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None))
     total = db.session.scalar(select(func.count(Game.id)).where(*conditions)) or 0
     pages = max(1, -(-total // per_page))
     page = min(max(page, 1), pages)
