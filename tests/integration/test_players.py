@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from history_builders import play_out
 from sqlalchemy import select
 from stats_builders import SHEETS, play_table_game
 
@@ -211,6 +212,32 @@ def test_renaming_raises_the_version_of_every_game_of_the_player(app: Flask, tab
 
 
 # --- deleting a player without games -----------------------------------------------------
+
+
+def test_the_list_counts_the_games_the_statistics_count_and_says_the_others_apart(
+    app: Flask, table: Table
+):
+    over = table.new_game(["Ala", "Ola"])
+    with app.app_context():
+        play_out(table.account_id, over, seed=1)
+    table.new_game(["Ala", "Ola"])
+    table.new_game(["Ala", "Ela"])
+
+    page = table.client.get("/gracze").get_data(as_text=True)
+
+    def games_said(name: str) -> str:
+        row = re.search(rf'<li id="p{player_id(table, name)}">.*?</li>', page, re.S)
+        assert row
+        return text_of(re.search(r'<span class="muted">(.*?)</span>', row.group(0), re.S)[1])
+
+    assert games_said("Ala") == "1 gra, 2 w toku"
+    assert games_said("Ola") == "1 gra, 1 w toku"
+    assert games_said("Ela") == "1 w toku"
+    with app.app_context():
+        counted = {
+            p.name: p.overall.games for p in stats.overview(table.account_id, GameFilter()).players
+        }
+    assert counted == {"Ala": 1, "Ola": 1}  # the statistics: finished games only
 
 
 def test_a_player_whose_games_were_deleted_can_be_deleted(app: Flask, table: Table):

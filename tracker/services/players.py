@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from ..collation import polish_sorted
 from ..extensions import db
 from ..i18n import N_, _, gettext, ngettext
-from ..models import GameSeat, Player, name_key
+from ..models import Game, GameSeat, Player, name_key
 from ..store import games as store
 from ..store import skill as skill_store
 from . import audit
@@ -52,10 +52,17 @@ class PlayersShareAGame(Conflict):
 
 @dataclass(frozen=True)
 class PlayerRow:
-    """A player of the players page, with the number of games they sat in."""
+    """A player of the players page, with the number of games they sat in: `finished` is the
+    number the player's statistics count, `unfinished` the games still going on (or abandoned)."""
 
     player: Player
-    games: int
+    finished: int
+    unfinished: int
+
+    @property
+    def games(self) -> int:
+        """Every game the player sat in, over or not (a player with none may be deleted)."""
+        return self.finished + self.unfinished
 
 
 def validate_name(raw: str | None) -> str:
@@ -88,16 +95,21 @@ def list_players(account_id: int) -> list[Player]:
 
 
 def list_players_with_games(account_id: int) -> list[PlayerRow]:
-    """The account's players in Polish alphabetical order, each with the games they sat in."""
-    counts = dict(
-        db.session.execute(
-            select(GameSeat.player_id, func.count())
-            .join(Player, Player.id == GameSeat.player_id)
-            .where(Player.account_id == account_id)
-            .group_by(GameSeat.player_id)
+    """The account's players in Polish alphabetical order, each with the games they sat in,
+    finished and unfinished apart."""
+    counts: dict[tuple[int, bool], int] = {
+        (player_id, finished): n
+        for player_id, finished, n in db.session.execute(
+            select(GameSeat.player_id, Game.finished_at.is_not(None), func.count())
+            .join(Game, Game.id == GameSeat.game_id)
+            .where(Game.account_id == account_id)
+            .group_by(GameSeat.player_id, Game.finished_at.is_not(None))
         ).all()
-    )
-    return [PlayerRow(p, counts.get(p.id, 0)) for p in list_players(account_id)]
+    }
+    return [
+        PlayerRow(p, counts.get((p.id, True), 0), counts.get((p.id, False), 0))
+        for p in list_players(account_id)
+    ]
 
 
 def get_player(account_id: int, player_id: int) -> Player:
