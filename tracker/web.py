@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import cast
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
@@ -40,7 +40,10 @@ from . import guests, i18n
 from .collation import polish_sorted  # Polish alphabetical order (ą after a, ł after l)
 from .extensions import login_manager
 from .i18n import gettext
+from .rules import VARIANT_NAMES
+from .rules_text import rules_text
 from .services import ServiceError
+from .services.filters import GameFilter
 
 DEFAULT_TIMEZONE = "Europe/Warsaw"  # times are stored in UTC; the table sits in Poland
 
@@ -183,11 +186,39 @@ def when(moment: datetime | None) -> str:
         return gettext("dziś %(time)s", time=time)
     if local.date() == today - timedelta(days=1):
         return gettext("wczoraj %(time)s", time=time)
+    return f"{local_date(local.date())} {time}"
+
+
+def local_date(day: date) -> str:
+    """A calendar day: "3.05.2025" ("3 May 2025")."""
     if i18n.current_language() == "pl":
-        day = f"{local.day}.{local:%m.%Y}"
-    else:
-        day = format_date(local.date(), "d MMM y", locale=i18n.locale())
-    return f"{day} {time}"
+        return f"{day.day}.{day:%m.%Y}"
+    return format_date(day, "d MMM y", locale=i18n.locale())
+
+
+def describe_filter(f: GameFilter, names: dict[int, str]) -> str:
+    """A filter in words, for the summary of a folded filter form (statistics, history):
+    "Kości (tabela polska) · 1.08.2026 – 31.08.2026 · razem: Ala, Ola"; empty for no filter.
+    `names`: the players' names by id (a player not in it is left out)."""
+    parts = []
+    if f.variant:
+        parts.append(rules_text(VARIANT_NAMES[f.variant]))
+    if f.since and f.until:
+        one_day = f.since == f.until
+        since, until = local_date(f.since), local_date(f.until)
+        parts.append(since if one_day else f"{since} – {until}")
+    elif f.since:
+        parts.append(gettext("od %(day)s", day=local_date(f.since)))
+    elif f.until:
+        parts.append(gettext("do %(day)s", day=local_date(f.until)))
+    if f.player_ids:
+        chosen = polish_sorted(names[i] for i in f.player_ids if i in names)
+        together = ", ".join(chosen)
+        if len(chosen) > 1:
+            parts.append(gettext("razem: %(names)s", names=together))
+        else:
+            parts.append(gettext("z udziałem: %(names)s", names=together))
+    return " · ".join(parts)
 
 
 def clock(moment: datetime) -> str:

@@ -187,7 +187,7 @@ def test_the_list_filters_by_variant(
     assert status == 200
     assert listed(html) == [family["ids"][k] for k in expected]
     assert f'<option selected value="{variant}">' in html
-    assert '<span class="tag tag-filter">włączone</span>' in html
+    assert '<span class="filter-now">' in html
 
 
 def test_the_list_filters_by_player(client: FlaskClient, family: dict[str, Any]):
@@ -217,12 +217,50 @@ def test_a_filter_that_works_folds_the_form_so_the_games_come_first(
     client: FlaskClient, family: dict[str, Any]
 ):
     # Open, the form fills a 360 x 740 phone: after "Pokaż", or back from a game on page 3,
-    # not one game was in sight. Folded, it still says that a filter is on.
+    # not one game was in sight. Folded, it still says the filter in words, as the statistics.
     _, html = history(client, wariant="standard", od="2025-05-01")
 
     assert '<details class="filters">' in html
-    assert '<span class="tag tag-filter">włączone</span>' in html
+    assert filter_now(html) == "Kości (tabela polska) · od 1.05.2025"
     assert listed(html) == [family["ids"]["rematch"]]
+
+
+def filter_now(html: str) -> str | None:
+    """What the folded filter's summary says."""
+    match = re.search(r'<span class="filter-now">(.*?)</span>', html, re.S)
+    return text_of(match.group(1)) if match else None
+
+
+def test_the_folded_filter_says_every_part_of_it_in_words(
+    client: FlaskClient, family: dict[str, Any]
+):
+    _, everything = history(
+        client,
+        wariant="poker",
+        gracz=family["players"]["Łucja"],
+        stan="zakonczone",
+        od="1.05.2025",
+        do="2025-05-31",
+    )
+    _, one_day = history(client, od="2025-05-01", do="2025-05-01", stan="w-toku")
+    _, until = history(client, do="2025-05-01")
+    _, none = history(client)
+    _, wrong = history(client, od="jutro")
+
+    assert filter_now(everything) == (
+        "Poker kościany bez tabeli · 1.05.2025 – 31.05.2025 · z udziałem: Łucja · zakończone"
+    )
+    assert filter_now(one_day) == "1.05.2025 · w toku"
+    assert filter_now(until) == "do 1.05.2025"
+    assert filter_now(none) is None
+    assert filter_now(wrong) == "filtr do poprawienia"
+    # The statistics say theirs with the same words.
+    stats_page = client.get(
+        "/statystyki", query_string={"wariant": "poker", "od": "2025-05-01", "do": "2025-05-31"}
+    )
+    assert "Poker kościany bez tabeli · 1.05.2025 – 31.05.2025" in text_of(
+        stats_page.get_data(as_text=True)
+    )
 
 
 def test_filters_combine(client: FlaskClient, family: dict[str, Any]):

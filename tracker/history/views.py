@@ -10,8 +10,10 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
 
+from ..i18n import _
 from ..services import history, players
-from ..web import account_id, local_zone, signed_in_only
+from ..services.filters import GameFilter
+from ..web import account_id, describe_filter, local_zone, signed_in_only
 from .forms import HistoryFilterForm
 
 bp = Blueprint("history", __name__)
@@ -25,6 +27,15 @@ def _page_number(text: str | None) -> int:
     if not (text.isascii() and text.isdigit()):
         return 1
     return int(text) if len(text) < 7 else 10**6
+
+
+def _filter_text(form: HistoryFilterForm, f: GameFilter | None, names: dict[int, str]) -> str:
+    """The filter in words, as the statistics say theirs, with whether the games are over."""
+    if f is None:
+        return ""
+    finished = form.finished()
+    state = "" if finished is None else _("zakończone") if finished else _("w toku")
+    return " · ".join(part for part in (describe_filter(f, names), state) if part)
 
 
 @bp.get("/historia")
@@ -45,6 +56,7 @@ def index() -> ResponseReturnValue:
     return render_template(
         "history/index.html",
         form=form,
+        filter_text=_filter_text(form, filters, dict(known)),
         found=found,
         query=query,
         place=place,

@@ -1,5 +1,6 @@
 """What the statistics pages show beside the service's figures: their charts (titles and
-one-sentence summaries over `charts`' geometry), the filter in words, and local days.
+one-sentence summaries over `charts`' geometry) and local days. The filter in words is
+`web.describe_filter`, which the history's folded filter says too.
 
 Every text is translated once per chart (a row's text is a translated template formatted in
 the loop), so a page costs a handful of catalog look-ups whatever the number of games.
@@ -10,11 +11,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from ..i18n import _, current_language, ngettext
+from ..i18n import _, ngettext
 from ..rules import VARIANT_NAMES
 from ..rules_text import rules_text
 from ..services import stats
-from ..web import local_zone
+from ..web import local_date, local_zone
 from . import charts
 from .charts import Chart, decimal, games, month_name, signed
 
@@ -26,10 +27,7 @@ def local_day(moment: datetime) -> str:
 
 
 def _day(day: date) -> str:
-    language = current_language()
-    if language == "pl":
-        return f"{day.day}.{day:%m.%Y}"
-    return f"{day.day} {charts.short_month(day)} {day.year}"
+    return local_date(day)
 
 
 def period(first: datetime, last: datetime) -> str:
@@ -40,28 +38,6 @@ def period(first: datetime, last: datetime) -> str:
 def variant_name(variant: str) -> str:
     """A variant's name in the request's language."""
     return rules_text(VARIANT_NAMES[variant])
-
-
-def describe(f: stats.GameFilter, names: dict[int, str]) -> str:
-    """The filter in words, for the summary of the folded form."""
-    parts = []
-    if f.variant:
-        parts.append(variant_name(f.variant))
-    if f.since and f.until:
-        one_day = f.since == f.until
-        parts.append(_day(f.since) if one_day else f"{_day(f.since)} – {_day(f.until)}")
-    elif f.since:
-        parts.append(_("od %(day)s", day=_day(f.since)))
-    elif f.until:
-        parts.append(_("do %(day)s", day=_day(f.until)))
-    if f.player_ids:
-        chosen = sorted((names[i] for i in f.player_ids if i in names), key=stats.sort_key)
-        together = ", ".join(chosen)
-        if len(chosen) > 1:
-            parts.append(_("razem: %(names)s", names=together))
-        else:
-            parts.append(_("z udziałem: %(names)s", names=together))
-    return " · ".join(parts)
 
 
 def _counted(n: int, memo: dict[int, str]) -> str:

@@ -16,10 +16,10 @@ from ..rules import TABLE_VARIANTS, VARIANT_NAMES
 from ..services import NotFound, players, stats
 from ..services.filters import GameFilter, InvalidFilter, read_filter
 from ..services.inputs import whole_number
-from ..web import account_id, local_zone, signed_in_only
+from ..web import account_id, describe_filter, local_zone, signed_in_only
 from .charts import decimal, percent, signed
 from .forms import FilterForm
-from .pages import describe, local_day, overview_charts, period, player_charts, variant_name
+from .pages import local_day, overview_charts, period, player_charts, variant_name
 
 bp = Blueprint("stats", __name__)
 
@@ -70,7 +70,7 @@ def overview() -> ResponseReturnValue:
         "stats/overview.html",
         data=data,
         charts=overview_charts(data),
-        filter_text=describe(f, {p.id: p.name for p in everyone}),
+        filter_text=describe_filter(f, {p.id: p.name for p in everyone}),
         **context,
     )
 
@@ -95,7 +95,7 @@ def player(player_id: int) -> ResponseReturnValue:
         "stats/player.html",
         report=report,
         charts=player_charts(report),
-        filter_text=describe(f, {}),
+        filter_text=describe_filter(f, {}),
         **context,
     )
 
