@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from history_builders import play_out
 
 from tracker.i18n import LANGUAGE_COOKIE
 from tracker.services import games
@@ -133,12 +134,16 @@ def test_the_count_of_games_in_polish_takes_the_right_form(
 
 
 def test_the_players_page_counts_games_in_both_languages(polish: Table, client: FlaskClient):
-    new_games(polish, 2)
-    assert '<span class="muted">2 gry</span>' in client.get("/gracze").get_data(as_text=True)
+    new_games(polish, 3)
+    with polish.app.app_context():
+        for game_id in (1, 2):
+            play_out(polish.account_id, game_id, seed=game_id)
+    html = client.get("/gracze").get_data(as_text=True)
+    assert '<span class="muted">2 gry, 1 w toku</span>' in html
 
     client.set_cookie(LANGUAGE_COOKIE, "en")
     html = client.get("/gracze").get_data(as_text=True)
-    assert '<span class="muted">2 games</span>' in html
+    assert '<span class="muted">2 games, 1 in progress</span>' in html
     assert "gry" not in text_of(html)
 
 
