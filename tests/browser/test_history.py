@@ -69,7 +69,8 @@ def test_the_history_and_a_games_page_on_a_phone(page: Page, live_server: LiveSe
     page.get_by_role("button", name="Pokaż").click()
     expect(items).to_have_count(1)
     expect(items.first).to_contain_text("Wygrywa Ala")
-    expect(page.get_by_text("włączone")).to_be_visible()
+    # Folded, its summary says the filter in words, as the statistics' does.
+    expect(page.locator(".filters .filter-now")).to_have_text("Poker kościany bez tabeli")
     # With a filter on, the form folds: the games it found come first on the phone's screen.
     expect(page.get_by_label("Od dnia")).to_be_hidden()
     expect(items.first).to_be_in_viewport()
