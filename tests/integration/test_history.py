@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from history_builders import PASSWORD, build_family, new_account, play, set_times
-from sqlalchemy import select
+from history_builders import PASSWORD, build_family, new_account, play, play_out, set_times
+from sqlalchemy import select, update
 
 from tracker.extensions import db
-from tracker.models import Player, Turn
+from tracker.models import Game, Player, Turn
 from tracker.services import games
 
 from .apps import built_once
@@ -160,7 +160,7 @@ def test_finished_games_show_the_winners_and_every_result(
     assert "Wygrywa Ala" in poker
     assert "Ala 2 rundy Łucja 0 rund Jan 1 runda" in poker
     assert "Poker kościany bez tabeli" in poker
-    assert "1.03.2025 19:00" in tie  # local time, as the table saw it
+    assert "1.03.2025 19:27" in tie  # when it finished, local time, as the table saw it
 
 
 def test_each_game_links_to_its_sheet_and_turn_log(client: FlaskClient, family: dict[str, Any]):
@@ -261,6 +261,43 @@ def test_the_folded_filter_says_every_part_of_it_in_words(
     assert "Poker kościany bez tabeli · 1.05.2025 – 31.05.2025" in text_of(
         stats_page.get_data(as_text=True)
     )
+
+
+def test_a_game_across_midnight_belongs_to_the_day_it_finished_in_history_and_statistics(
+    app: Flask, client: FlaskClient
+):
+    """31.08 23:37 to 1.09 00:10 in Warsaw: a September game on every page, as the
+    statistics count it; while it went on, it was an August game (the day it started)."""
+    with app.app_context():
+        account = new_account("Nocni")
+        game_id = games.create_game(account, "standard", ["Ala"]).id
+        play_out(account, game_id, seed=5)
+        set_times(game_id, datetime(2025, 8, 31, 21, 37))  # UTC; 23:37 in Warsaw
+        db.session.execute(
+            update(Game).where(Game.id == game_id).values(finished_at=datetime(2025, 8, 31, 22, 10))
+        )
+        db.session.commit()
+    sign_in(client, "Nocni")
+
+    _, august = history(client, od="2025-08-01", do="2025-08-31")
+    _, september = history(client, od="2025-09-01", do="2025-09-30")
+    stats_september = client.get(
+        "/statystyki", query_string={"od": "2025-09-01", "do": "2025-09-30"}
+    )
+
+    assert listed(august) == []
+    assert listed(september) == [game_id]
+    assert "1 zakończona gra" in text_of(stats_september.get_data(as_text=True))
+    row = text_of(item(september, game_id))
+    assert row.startswith("1.09.2025 00:10 Wygrywa Ala")  # the finish, as the home page says it
+    assert "Gra zakończona należy do dnia, w którym się skończyła" in text_of(september)
+
+    with app.app_context():
+        db.session.execute(update(Game).where(Game.id == game_id).values(finished_at=None))
+        db.session.commit()
+    _, august = history(client, od="2025-08-01", do="2025-08-31")
+    assert listed(august) == [game_id]
+    assert text_of(item(august, game_id)).startswith("zaczęta 31.08.2025 23:37")
 
 
 def test_filters_combine(client: FlaskClient, family: dict[str, Any]):
@@ -477,7 +514,9 @@ def test_a_games_page_shows_the_dice_of_every_turn_round_and_corrections(
     )
     assert '<s>Ala – Trzy jednakowe 21</s> <span class="tag tag-undone">cofnięty</span>' in html
     assert items[-4].startswith("3. Ala – Dwójki 6 kolejka 2 · 2-2-2-4-5 · 19:04")
-    assert "Kości (tabela polska) · 1.03.2025 19:00 · gra zakończona" in text_of(html)
+    assert "Kości (tabela polska) · zaczęta 1.03.2025 19:00 · zakończona 1.03.2025 19:27" in (
+        text_of(html)
+    )
     assert f'href="/historia#g{game_id}">Historia gier</a>' in html
 
 

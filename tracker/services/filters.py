@@ -3,8 +3,12 @@
 A `GameFilter` names a variant, players who all took part, and a range of local calendar days
 (both included) in the table's time zone. `read_filter` builds one from the text a form, a query
 string or the API sends, with one parser for days; `game_conditions` turns one into the SQL
-conditions on `Game`, dated by when the games started (the history) or finished (the
-statistics).
+conditions on `Game`.
+
+Which day a game belongs to: a finished game to the day it finished, everywhere (the
+statistics count finished games only; the history lists a game played from 23:37 to 00:10 on
+the same day as they do); an unfinished game, which has no end yet, to the day it started
+(`played_at`).
 
 Days come in two dialects, as the screens ask for them:
 
@@ -177,17 +181,24 @@ def read_filter(
     )
 
 
+def played_at() -> ColumnElement[datetime]:
+    """When a game was played, as its day counts (module docstring): its end, or while it
+    goes on its start."""
+    return func.coalesce(Game.finished_at, Game.started_at)
+
+
 def game_conditions(
     account_id: int,
     f: GameFilter,
     *,
-    dated_by: Literal["started", "finished"],
+    dated_by: Literal["played", "finished"],
     seat_of: int | None = None,
 ) -> list[ColumnElement[bool]]:
-    """Conditions on `Game`: the account's games `f` keeps, their days those they started or
-    finished on (by when they finished: only finished games). `seat_of`: the query reads only
-    that player's seats, so the games are already ones they played."""
-    moment: Any = Game.started_at if dated_by == "started" else Game.finished_at
+    """Conditions on `Game`: the account's games `f` keeps. "finished": only finished games,
+    by the day they finished (the statistics); "played": every game, a finished one by the day
+    it finished, an unfinished one by the day it started (the history). `seat_of`: the query
+    reads only that player's seats, so the games are already ones they played."""
+    moment: Any = played_at() if dated_by == "played" else Game.finished_at
     conditions: list[ColumnElement[bool]] = [Game.account_id == account_id]
     if dated_by == "finished":
         conditions.append(Game.finished_at.is_not(None))

@@ -12,6 +12,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Game
 from ..store import games as store
+from .filters import played_at
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,9 @@ def _games(
         select(Game)
         .where(Game.account_id == account_id)
         .options(selectinload(Game.seats))
-        .order_by(Game.started_at.desc(), Game.id.desc())
+        # Newest first by the moment the game's day is (`filters.played_at`): a finished game
+        # by its end, an unfinished one by its start.
+        .order_by(played_at().desc(), Game.id.desc())
     )
     if finished is not None:
         query = query.where(

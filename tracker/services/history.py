@@ -1,7 +1,8 @@
 """The history of an account's games: every game, newest first, filtered and a page at a time.
 
-The filter is the statistics' one (`filters.GameFilter`); here a game's day is the one it
-started on, and unfinished games are listed too.
+The filter is the statistics' one (`filters.GameFilter`), and a game's day is theirs too: a
+finished game belongs to the day it finished. Unfinished games are listed as well, by the day
+they started (`filters.played_at`).
 
 Results come from the figures cached on the seats (derived from the turns, see
 `tracker.models`); how far an unfinished game got is counted from its turns in force. A page
@@ -19,7 +20,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Game
 from ..store.games import turns_played
-from .filters import GameFilter, game_conditions
+from .filters import GameFilter, game_conditions, played_at
 
 PAGE_SIZE = 30
 
@@ -75,10 +76,11 @@ def search(
     *,
     finished: bool | None = None,
 ) -> HistoryPage:
-    """The account's games that `f` keeps (by the day they started), newest first; a page past
+    """The account's games that `f` keeps (by the day they were played: `filters.played_at`),
+    newest first; a page past
     the last shows the last one. `finished`: only the games over (True), only those still
     going on (False), or both (None)."""
-    conditions = game_conditions(account_id, f, dated_by="started")
+    conditions = game_conditions(account_id, f, dated_by="played")
     if finished is not None:
         conditions.append(Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None))
     total = db.session.scalar(select(func.count(Game.id)).where(*conditions)) or 0
@@ -89,7 +91,7 @@ def search(
             select(Game)
             .where(*conditions)
             .options(selectinload(Game.seats))
-            .order_by(Game.started_at.desc(), Game.id.desc())
+            .order_by(played_at().desc(), Game.id.desc())
             .limit(per_page)
             .offset((page - 1) * per_page)
         )
