@@ -170,6 +170,7 @@ def test_the_family_pages(page: Page, family: Family):
         ("/statystyki", "statistics"),
         (f"/gracze/{family.player}/statystyki", "a player's statistics"),
         ("/historia", "history"),
+        ("/historia?stan=w-toku", "history, filtered: the filter said in words"),
         ("/konto", "account"),
         ("/konto/haslo", "password change"),
         ("/konto/dane", "the account's data"),
