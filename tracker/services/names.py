@@ -15,6 +15,7 @@ interpreter's `unicodedata`: an emoji added to Unicode last year is an emoji, no
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 import regex
 
@@ -33,6 +34,7 @@ _EMOJI_START = regex.compile(r"[\p{Extended_Pictographic}\p{Regional_Indicator}]
 _KEYCAP = regex.compile(r"[0-9#*]\ufe0f?\u20e3")
 _INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]")
 _LETTER_OR_DIGIT = regex.compile(r"[\p{L}\p{N}]")
+_LETTER = regex.compile(r"\p{L}")
 _CATEGORY = {
     "Cc": regex.compile(r"\p{Cc}"),
     "Cs": regex.compile(r"\p{Cs}"),
@@ -179,3 +181,61 @@ def is_emoji(cluster: str) -> bool:
 def has_visible_core(name: str) -> bool:
     """Whether the name has a letter, a digit or an emoji (not only punctuation and symbols)."""
     return _LETTER_OR_DIGIT.search(name) is not None or any(map(is_emoji, graphemes(name)))
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """The shortest form of each seat's name that no other seat of the game shares, for a
+    column too narrow for the whole name: the first word and the initial of the next
+    („Dziadek Z.”), as many letters of that word as it takes to differ from another seat
+    („Dziadek Zby.” beside „Dziadek Zbi.”), then the next words the same way, up to the whole
+    name. A one-word name stays whole. Two seats whose names are the same once normalized
+    (NFC) and case-folded, „Ola” and „ola”, are told apart by their seat's number („Ola (1)”).
+
+    Invariant: no two results are alike (NFC, case-folded), and each is as short as the
+    others let it be; a result is never longer than its name, but for that number."""
+    keys = [_same(name) for name in names]
+    forms = [_shorter_forms(name) for name in names]
+    for seat, name in enumerate(names):
+        if keys.count(keys[seat]) > 1:
+            forms[seat].append(f"{name} ({seat + 1})")
+    chosen = [0] * len(names)
+    labels = [f[0] for f in forms]
+    for _round in range(sum(map(len, forms)) + len(names)):
+        groups: dict[str, list[int]] = {}
+        for seat, label in enumerate(labels):
+            groups.setdefault(_same(label), []).append(seat)
+        clashes = [seats for seats in groups.values() if len(seats) > 1]
+        if not clashes:
+            break
+        for seats in clashes:
+            longer = [seat for seat in seats if chosen[seat] + 1 < len(forms[seat])]
+            for seat in longer:
+                chosen[seat] += 1
+                labels[seat] = forms[seat][chosen[seat]]
+            if not longer:  # only where a name is another's with its number: „Ola (2)”
+                for seat in seats:
+                    labels[seat] = f"{labels[seat]} ({seat + 1})"
+    return labels
+
+
+def _same(name: str) -> str:
+    """A name as compared with another: „Ola” and „ola”, composed or not, are the same."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _shorter_forms(name: str) -> list[str]:
+    """A name's forms from the shortest to the whole name: the first word, then each next word
+    cut to 1, 2, … letters and a full stop, then whole. A word that starts with no letter (an
+    emoji, „(tata)”) is never cut."""
+    words = name.split()
+    forms: list[str] = []
+    for index in range(1, len(words)):
+        head = " ".join(words[:index])
+        clusters = graphemes(words[index])
+        if _LETTER.match(clusters[0]):
+            for size in range(1, len(clusters)):
+                cut = "".join(clusters[:size]).rstrip(".")
+                forms.append(f"{head} {cut}.")
+    forms.append(name)
+    # "K." cut to one letter is "K." again: keep each form once, in order.
+    return [form for i, form in enumerate(forms) if form not in forms[:i]]
