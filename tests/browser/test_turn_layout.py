@@ -4,6 +4,7 @@ After the fifth die every free field of a one-column table is on the screen with
 a turn is five taps on the dice and one on the field. Triple's 39 cells are one short swipe away.
 The confirmation of a written turn carries its undo; the site menu folds away during a game.
 The full sheet shows 4 players (triple: 2) without a hidden column; a wider one says it scrolls.
+Its column heads tell a family's players apart („Dziadek Z.”, „Dziadek M.”), never cut.
 
 docs/benchmarks.md ("Taps and swipes per turn") quotes the figures these tests measure.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from live import PHONE_VIEWPORT, SCREENSHOTS_DIR, LiveServer
 from playwright.sync_api import Browser, Page, expect
 
@@ -263,6 +265,69 @@ def test_the_sheet_of_four_players_fits_without_a_hidden_column(
     expect(sheet.locator("tbody tr").first.locator("td")).to_have_text([str(p) for p in ones])
     assert no_sideways_scroll(page)
     in_view(page, "layout-sheet-4-players")
+
+
+# A family's real names: two seats share a first word, or one name starts another's.
+FAMILY = ["Dziadek Zbyszek", "Dziadek Marian", "Babcia Ela", "Babcia Halina", "Ola", "Ola K."]
+
+# What each player's column head shows (its parts a reader sees, not those only read aloud),
+# whether the name runs past its cell (cut, with an ellipsis or not) and on how many lines.
+HEADS = """() => [...document.querySelectorAll('.sheet thead tr:first-child th')].slice(1)
+  .map(th => {
+    const shown = [...th.querySelectorAll('.seat-name > *')].filter(e => {
+      const box = e.getBoundingClientRect();
+      return box.width > 1 && box.height > 1;
+    });
+    const parts = shown.length ? shown : [th];
+    const lines = Math.max(...parts.map(e => new Set(
+      [...e.getClientRects()].map(r => Math.round(r.top))).size));
+    return {text: parts.map(e => e.innerText.trim()).join(' '), title: th.title,
+            cut: th.scrollWidth > th.clientWidth + 0.5, lines};
+  })"""
+
+
+@pytest.mark.parametrize(
+    ("variant", "names"),
+    [
+        pytest.param("standard", FAMILY[:4], id="standard-4"),
+        pytest.param("standard", FAMILY, id="standard-6"),
+        pytest.param(
+            "standard",
+            ["Łukasz", "Łucja", "Ola", "Ola K.", "Dziadek Zbyszek", "Dziadek Zbigniew"],
+            id="standard-6-prefixes",
+        ),
+        pytest.param("triple", FAMILY[:2], id="triple-2"),
+        pytest.param("triple", FAMILY[2:6], id="triple-4"),
+    ],
+)
+def test_the_heads_of_the_sheet_tell_a_familys_players_apart(
+    page: Page,
+    live_server: LiveServer,
+    request: pytest.FixtureRequest,
+    variant: str,
+    names: list[str],
+):
+    """At 360 px no name is cut („Dzia…” and „Dzia…” read as one player): each head shows
+    the name, or where the column is too narrow its short form, on at most two lines, no two
+    alike; the whole name is its accessible name and its title. A laptop shows whole names."""
+    account = sign_up(page)
+    game_id = new_game(live_server, account, variant, names)
+
+    page.goto(f"/gry/{game_id}/tabela")
+
+    heads = page.evaluate(HEADS)
+    shown = [head["text"] for head in heads]
+    assert [head for head in heads if head["cut"] or head["lines"] > 2] == []
+    assert len({text.casefold() for text in shown}) == len(names), shown
+    assert [head["title"] for head in heads] == names
+    for name in names:
+        expect(page.get_by_role("columnheader", name=name, exact=True)).to_have_count(1)
+    assert no_sideways_scroll(page)
+    in_view(page, f"layout-sheet-names-{request.node.callspec.id.removeprefix('chromium-')}")
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    heads = page.evaluate(HEADS)
+    assert [" ".join(head["text"].split()) for head in heads] == names
 
 
 def test_triple_with_two_players_shows_all_six_columns(page: Page, live_server: LiveServer):

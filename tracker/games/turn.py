@@ -26,6 +26,7 @@ from ..rules import (
 )
 from ..rules_text import points_text, rules_text
 from ..services.games import GameView, better_than_zero
+from ..services.names import short_names
 from ..store.rows import TurnRow
 
 logger = logging.getLogger(__name__)
@@ -285,6 +286,8 @@ class FullSheet:
     """The paper table: fields × players (× columns), sums, bonuses and totals."""
 
     names: tuple[str, ...]
+    # Each seat's name as a column too narrow for the whole name shows it („Dziadek Z.”).
+    short_names: tuple[str, ...]
     multipliers: tuple[int, ...]
     rows: tuple[SheetRow, ...]
     current_seat: int | None
@@ -336,6 +339,7 @@ def full_sheet(view: GameView) -> FullSheet:
     rows.append(SheetRow(gettext("Razem"), "total", total_cells))
     return FullSheet(
         names=tuple(view.names),
+        short_names=tuple(short_names(view.names)),
         multipliers=variant.multipliers,
         rows=tuple(rows),
         current_seat=table.current_seat,
