@@ -23,6 +23,8 @@ from tracker.services import games
 from .phone import ALA, OLA, field_button, no_sideways_scroll, sign_up, start_game, tap_dice
 
 NAMES = ["Ala", "Ola", "Ela", "Jan"]
+# A family's real names: two seats share a first word, or one name starts another's.
+FAMILY = ["Dziadek Zbyszek", "Dziadek Marian", "Babcia Ela", "Babcia Halina", "Ola", "Ola K."]
 DICE = "33322"  # a full house: points in many fields, zeros in others
 HEIGHT = PHONE_VIEWPORT["height"]
 WIDTH = PHONE_VIEWPORT["width"]
@@ -138,6 +140,38 @@ def test_after_the_fifth_die_every_field_of_a_standard_table_is_in_view(page: Pa
     in_view(page, "layout-standard-5-dice")
     field_button(page, "full_house").click()  # tap 6
     expect(page.get_by_text("Zapisano: Ola – Ful 25")).to_be_visible()
+
+
+def test_six_of_a_familys_names_leave_every_field_in_view_after_the_fifth_die(
+    page: Page, live_server: LiveServer
+):
+    """The score chips go by the seats' short names on a phone: six whole names took four
+    lines and pushed a field under the screen's edge. No two chips look alike; each is read,
+    and titled, by the whole name."""
+    account = sign_up(page)
+    game_id = new_game(live_server, account, "standard", FAMILY)
+    page.goto(f"/gry/{game_id}")
+
+    tap_dice(page, DICE)
+
+    seen = reach(page)
+    assert seen["inside"] == 13, seen
+    assert seen["swipe"] == 0
+    chips = page.evaluate(
+        """() => [...document.querySelectorAll('.scores li')].map(li =>
+            [...li.querySelectorAll('.scores-name > *')]
+              .filter(e => e.getBoundingClientRect().width > 1)
+              .map(e => e.innerText.trim()).join(' '))"""
+    )
+    assert chips == ["Dziadek Z.", "Dziadek M.", "Babcia E.", "Babcia H.", "Ola", "Ola K."]
+    scores = page.get_by_role("list", name="Wyniki").get_by_role("listitem")
+    read = "".join(f"\n  - listitem: {name} 0" for name in FAMILY)  # the short ones unread
+    expect(page.get_by_role("list", name="Wyniki")).to_match_aria_snapshot(
+        f'- list "Wyniki":{read}'
+    )
+    expect(scores.nth(1)).to_have_attribute("title", "Dziadek Marian")
+    assert no_sideways_scroll(page)
+    in_view(page, "layout-standard-5-dice-family")
 
 
 def test_after_the_fifth_die_all_fifteen_scandinavian_fields_are_in_view(page: Page):
@@ -266,9 +300,6 @@ def test_the_sheet_of_four_players_fits_without_a_hidden_column(
     assert no_sideways_scroll(page)
     in_view(page, "layout-sheet-4-players")
 
-
-# A family's real names: two seats share a first word, or one name starts another's.
-FAMILY = ["Dziadek Zbyszek", "Dziadek Marian", "Babcia Ela", "Babcia Halina", "Ola", "Ola K."]
 
 # What each player's column head shows (its parts a reader sees, not those only read aloud),
 # whether the name runs past its cell (cut, with an ellipsis or not) and on how many lines.

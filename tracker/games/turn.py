@@ -26,7 +26,6 @@ from ..rules import (
 )
 from ..rules_text import points_text, rules_text
 from ..services.games import GameView, better_than_zero
-from ..services.names import short_names
 from ..store.rows import TurnRow
 
 logger = logging.getLogger(__name__)
@@ -339,7 +338,7 @@ def full_sheet(view: GameView) -> FullSheet:
     rows.append(SheetRow(gettext("Razem"), "total", total_cells))
     return FullSheet(
         names=tuple(view.names),
-        short_names=tuple(short_names(view.names)),
+        short_names=tuple(view.short_names),
         multipliers=variant.multipliers,
         rows=tuple(rows),
         current_seat=table.current_seat,

@@ -15,6 +15,7 @@ from ..store import cache
 from ..store import games as store
 from ..store.rows import GameLock, GameRow, SeatRow, TurnRow
 from .errors import NotFound
+from .names import short_names
 
 NO_GAME = N_("Nie ma takiej gry.")  # shown through gettext
 
@@ -57,6 +58,11 @@ class GameView:
     @property
     def names(self) -> list[str]:
         return [s.player.name for s in self.seats]
+
+    @property
+    def short_names(self) -> list[str]:
+        """Each seat's name as a narrow place shows it: „Dziadek Z.”, unlike every other seat's."""
+        return short_names(self.names)
 
     @property
     def finished(self) -> bool:
