@@ -157,21 +157,39 @@ def test_six_of_a_familys_names_leave_every_field_in_view_after_the_fifth_die(
     seen = reach(page)
     assert seen["inside"] == 13, seen
     assert seen["swipe"] == 0
-    chips = page.evaluate(
-        """() => [...document.querySelectorAll('.scores li')].map(li =>
-            [...li.querySelectorAll('.scores-name > *')]
-              .filter(e => e.getBoundingClientRect().width > 1)
-              .map(e => e.innerText.trim()).join(' '))"""
-    )
-    assert chips == ["Dziadek Z.", "Dziadek M.", "Babcia E.", "Babcia H.", "Ola", "Ola K."]
-    scores = page.get_by_role("list", name="Wyniki").get_by_role("listitem")
-    read = "".join(f"\n  - listitem: {name} 0" for name in FAMILY)  # the short ones unread
-    expect(page.get_by_role("list", name="Wyniki")).to_match_aria_snapshot(
-        f'- list "Wyniki":{read}'
-    )
-    expect(scores.nth(1)).to_have_attribute("title", "Dziadek Marian")
+    assert_chips_go_by_short_names(page, "Wyniki")
     assert no_sideways_scroll(page)
     in_view(page, "layout-standard-5-dice-family")
+
+
+def test_the_chips_of_a_dice_poker_match_go_by_the_same_short_names(
+    page: Page, live_server: LiveServer
+):
+    account = sign_up(page)
+    game_id = new_game(live_server, account, "poker", FAMILY)
+
+    page.goto(f"/gry/{game_id}")
+
+    assert_chips_go_by_short_names(page, "Wygrane rundy")
+    assert no_sideways_scroll(page)
+    in_view(page, "layout-poker-family")
+
+
+def assert_chips_go_by_short_names(page: Page, label: str) -> None:
+    """The score chips of FAMILY (nobody has scored yet) show short names, no two alike; each
+    is read by the whole name, and titled with it."""
+    chips = page.evaluate(
+        """() => [...document.querySelectorAll('.scores li')].map(li => {
+            const shown = [...li.querySelectorAll('.scores-name > *')]
+              .filter(e => e.getBoundingClientRect().width > 1);
+            return (shown.length ? shown : [li.querySelector('.scores-name')])
+              .map(e => e.innerText.trim()).join(' ');
+          })"""
+    )
+    assert chips == ["Dziadek Z.", "Dziadek M.", "Babcia E.", "Babcia H.", "Ola", "Ola K."]
+    read = "".join(f"\n  - listitem: {name} 0" for name in FAMILY)  # the short ones unread
+    expect(page.get_by_role("list", name=label)).to_match_aria_snapshot(f'- list "{label}":{read}')
+    expect(page.locator(".scores li").nth(1)).to_have_attribute("title", "Dziadek Marian")
 
 
 def test_after_the_fifth_die_all_fifteen_scandinavian_fields_are_in_view(page: Page):
