@@ -4,7 +4,8 @@ After the fifth die every free field of a one-column table is on the screen with
 a turn is five taps on the dice and one on the field. Triple's 39 cells are one short swipe away.
 The confirmation of a written turn carries its undo; the site menu folds away during a game.
 The full sheet shows 4 players (triple: 2) without a hidden column; a wider one says it scrolls.
-Its column heads tell a family's players apart („Dziadek Z.”, „Dziadek M.”), never cut.
+Its column heads, and the score chips over a turn, tell a family's players apart („Dziadek Z.”,
+„Dziadek M.”), never cut.
 
 docs/benchmarks.md ("Taps and swipes per turn") quotes the figures these tests measure.
 """
