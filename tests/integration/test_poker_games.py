@@ -627,6 +627,19 @@ def test_the_history_lists_rounds_and_strikes_through_undone_hands(table: Table)
     assert page.count("cofnięty") == 1
 
 
+def test_the_history_says_when_the_match_started_and_when_it_ended(table: Table):
+    """As a table game's sheet does: a match reviewed months later says when it was played."""
+    game_id = table.new_match(["Ala", "Ola"], target_wins="1")
+
+    playing = text_of(table.page(f"/gry/{game_id}/tabela"))
+    table.hands(game_id, ["66666", "12346"])
+    over = text_of(table.page(f"/gry/{game_id}/tabela"))
+
+    assert re.search(r"zaczęty dziś \d\d:\d\d · runda 1, teraz Ala", playing)
+    assert "zakończony" not in playing
+    assert re.search(r"zaczęty dziś \d\d:\d\d · zakończony dziś \d\d:\d\d · mecz wygrywa Ala", over)
+
+
 def test_the_end_shows_the_winner_the_rounds_and_a_rematch(table: Table):
     game_id = table.new_match(["Ala", "Ola", "Ela"], target_wins="2")
     hands = ["66666", "12346", "11223", "33345", "55552", "22213", "44441", "11111", "66543"]
