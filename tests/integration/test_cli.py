@@ -44,6 +44,7 @@ def test_serve_upgrades_the_database_then_prints_where_to_open_it(
     served = []
     monkeypatch.setattr(cli, "run_server", lambda *args, **kwargs: served.append((args, kwargs)))
     monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.23")
+    monkeypatch.setattr(cli, "check_port_free", lambda *_: None)  # 8765 may be taken here
 
     result = app.test_cli_runner().invoke(args=["serve", "--port", "8765", "--workers", "3"])
 
@@ -222,6 +223,7 @@ def test_serve_and_upgrade_leave_a_database_from_a_newer_version_alone(
         conn.execute("UPDATE alembic_version SET version_num = 'f00dfeedbeef'")
     served: list[object] = []
     monkeypatch.setattr(cli, "run_server", lambda *a, **k: served.append(a))
+    monkeypatch.setattr(cli, "check_port_free", lambda *_: None)  # 8766 may be taken here
 
     result = _flask(monkeypatch, tmp_path, *args)
 
