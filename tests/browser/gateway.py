@@ -7,25 +7,14 @@ asked while the app was away."""
 from __future__ import annotations
 
 import contextlib
-import http.client
-import http.server
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-# Headers that describe one connection, not the request: a proxy does not pass them on.
-HOP_BY_HOP = {
-    "connection",
-    "keep-alive",
-    "proxy-connection",
-    "te",
-    "trailer",
-    "transfer-encoding",
-    "upgrade",
-    "content-length",
-}
+from forwarding import Reply, Request, forwarding_proxy
+
 REASONS = {
     500: "Internal Server Error",
     502: "Bad Gateway",
@@ -78,62 +67,22 @@ class Gateway:
         with self.lock:
             return [when for asked, _, when in self.answered if asked == path]
 
+    def reply_while_away(self, request: Request) -> Reply | None:
+        """The gateway's own answer while the app is away (noted), else None: ask the app."""
+        away = self.away
+        if away is None:
+            return None
+        with self.lock:
+            self.answered.append((urlsplit(request.path).path, away.status, time.monotonic()))
+        return Reply(away.status, REASONS.get(away.status, ""), away.headers.items(), away.body)
+
 
 @contextlib.contextmanager
 def gateway_to(app_url: str) -> Iterator[Gateway]:
     app_port = urlsplit(app_url).port
     assert app_port is not None
     gateway = Gateway(url="")
-
-    class Forward(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def forward(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else None
-            away = gateway.away
-            if away is not None:
-                with gateway.lock:
-                    path = urlsplit(self.path).path
-                    gateway.answered.append((path, away.status, time.monotonic()))
-                reason = REASONS.get(away.status, "")
-                self.send(away.status, reason, away.headers.items(), away.body)
-                return
-            headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
-            upstream = http.client.HTTPConnection("127.0.0.1", app_port, timeout=30)
-            try:
-                upstream.request(self.command, self.path, body=body, headers=headers)
-                answer = upstream.getresponse()
-                data = answer.read()
-            finally:
-                upstream.close()
-            passed = [(k, v) for k, v in answer.getheaders() if k.lower() not in HOP_BY_HOP]
-            self.send(answer.status, answer.reason, passed, data)
-
-        def send(self, status: int, reason: str, headers, data: bytes) -> None:
-            self.send_response_only(status, reason)
-            for name, value in headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(data)
-            self.close_connection = True
-
-        do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = forward
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Forward)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="gateway", daemon=True)
-    thread.start()
-    gateway.url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with forwarding_proxy(
+        app_port, name="gateway", answer_instead=gateway.reply_while_away
+    ) as gateway.url:
         yield gateway
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)

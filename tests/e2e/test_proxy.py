@@ -16,7 +16,6 @@ import http.client
 import http.server
 import shutil
 import subprocess
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
+from forwarding import Request, forwarding_proxy, passed_headers
 from live import (
     LiveServer,
     dispose_engines,
@@ -210,16 +210,6 @@ def caddy(directory: Path, app_port: int) -> Iterator[str]:
 
 
 # Headers that describe one connection, not the request: a proxy does not pass them on.
-HOP_BY_HOP = {
-    "connection",
-    "keep-alive",
-    "proxy-connection",
-    "te",
-    "trailer",
-    "transfer-encoding",
-    "upgrade",
-    "content-length",
-}
 FORWARDED = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}
 
 
@@ -229,54 +219,18 @@ def python_proxy(app_port: int) -> Iterator[str]:
     the address the client connected from (whatever the client sent), X-Forwarded-Proto https
     (as when it terminates TLS), X-Forwarded-Host the Host asked for."""
 
-    class Forward(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def as_caddy_sends_them(request: Request) -> dict[str, str]:
+        headers = {k: v for k, v in passed_headers(request).items() if k.lower() not in FORWARDED}
+        headers["X-Forwarded-For"] = request.client_address[0]
+        headers["X-Forwarded-Proto"] = "https"
+        headers["X-Forwarded-Host"] = request.headers.get("Host", "")
+        return headers
 
-        def forward(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else None
-            headers = {
-                name: value
-                for name, value in self.headers.items()
-                if name.lower() not in HOP_BY_HOP | FORWARDED
-            }
-            headers["X-Forwarded-For"] = self.client_address[0]
-            headers["X-Forwarded-Proto"] = "https"
-            headers["X-Forwarded-Host"] = self.headers.get("Host", "")
-            upstream = http.client.HTTPConnection("127.0.0.1", app_port, timeout=30)
-            try:
-                upstream.request(self.command, self.path, body=body, headers=headers)
-                answer = upstream.getresponse()
-                data = answer.read()
-            finally:
-                upstream.close()
-            self.send_response_only(answer.status, answer.reason)
-            for name, value in answer.getheaders():
-                if name.lower() not in HOP_BY_HOP:
-                    self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.wfile.write(data)
-            self.close_connection = True
-
-        do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = forward
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Forward)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="proxy", daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        wait_for_proxy(url, thread.is_alive, None)
+    with forwarding_proxy(app_port, upstream_headers=as_caddy_sends_them) as url:
+        # Served by a thread of this process, it listens from the start: the wait checks that
+        # the app answers through it.
+        wait_for_proxy(url, lambda: True, None)
         yield url
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def wait_for_proxy(url: str, running, log_path: Path | None) -> None:
