@@ -156,6 +156,8 @@ def local_zone() -> ZoneInfo:
 
 # The history list's own query arguments (`history.views`): its page and its filter.
 HISTORY_PLACE = ("strona", "wariant", "gracz", "stan", "od", "do")
+# The values of its `stan` (whether a game is over), which the home page links to as well.
+HISTORY_UNFINISHED, HISTORY_FINISHED = "w-toku", "zakonczone"
 _LONGEST_PLACE_VALUE = 32  # a page number, an id, a day as typed: anything longer is no place
 
 

@@ -16,9 +16,7 @@ from ..i18n import _, lazy_gettext
 from ..rules import VARIANT_NAMES
 from ..rules_text import rules_text
 from ..services.filters import FROM, TO, GameFilter, InvalidFilter, read_filter
-
-# The values of `stan`: whether a game is over, as the query string says it.
-UNFINISHED, FINISHED = "w-toku", "zakonczone"
+from ..web import HISTORY_FINISHED, HISTORY_UNFINISHED
 
 
 class HistoryFilterForm(Form):
@@ -40,8 +38,8 @@ class HistoryFilterForm(Form):
         self.gracz.choices = [("", _("Wszyscy gracze")), *((str(i), n) for i, n in players)]
         self.stan.choices = [
             ("", _("Wszystkie gry")),
-            (UNFINISHED, _("W toku")),
-            (FINISHED, _("Zakończone")),
+            (HISTORY_UNFINISHED, _("W toku")),
+            (HISTORY_FINISHED, _("Zakończone")),
         ]
         self.known_players = {str(i) for i, _ in players}  # the values of `gracz` but "all"
 
@@ -55,7 +53,7 @@ class HistoryFilterForm(Form):
         known = self.known_players
         if player is not None and player not in known:
             self.gracz.errors = [_("Nie ma takiego gracza na tym koncie. Wybierz z listy.")]
-        if self.stan.data not in ("", None, UNFINISHED, FINISHED):
+        if self.stan.data not in ("", None, HISTORY_UNFINISHED, HISTORY_FINISHED):
             self.stan.errors = [_("Wybierz stan gry z listy.")]
         chosen = None
         try:
@@ -77,7 +75,7 @@ class HistoryFilterForm(Form):
 
     def finished(self) -> bool | None:
         """Only finished games (True), only unfinished ones (False), or both (None)."""
-        return {UNFINISHED: False, FINISHED: True}.get(self.stan.data or "")
+        return {HISTORY_UNFINISHED: False, HISTORY_FINISHED: True}.get(self.stan.data or "")
 
     def query(self) -> dict[str, str]:
         """The filter as query arguments, empty ones left out (for the pager's links)."""

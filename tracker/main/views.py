@@ -24,8 +24,7 @@ from tracker.rules import (
 )
 from tracker.rules_text import rules_text
 from tracker.services import accounts, game_lists, health
-from tracker.services.inputs import local_midnight
-from tracker.web import and_list, local_zone, same_site_path
+from tracker.web import HISTORY_UNFINISHED, and_list, local_zone, same_site_path
 
 from . import app_shell
 from .forms import ThemeForm
@@ -36,10 +35,6 @@ bp.record_once(app_shell.register_template_globals)
 
 # Finished games listed on the home page, newest first; older ones stay in the database.
 RECENT_FINISHED = 5
-# Unfinished games the home page lists: those started today or on the days before, this many
-# days in all. Older ones, most often abandoned, would push tonight's game down the page; the
-# page links to them in the history, where they open and can be played on or deleted as before.
-RECENT_UNFINISHED_DAYS = 7
 
 
 @bp.get("/")
@@ -49,14 +44,18 @@ def home() -> ResponseReturnValue:
         if not accounts.has_accounts():
             return redirect(url_for("auth.sign_up"))
         return render_template("main/home.html", guest_game=guests.invited_game())
-    first_day = datetime.now(local_zone()).date() - timedelta(days=RECENT_UNFINISHED_DAYS - 1)
-    since = local_midnight(first_day, local_zone())
+    zone = local_zone()
+    recent = game_lists.recent_unfinished(current_user.id, zone, datetime.now(zone).date())
     return render_template(
         "main/home.html",
-        unfinished=game_lists.summaries(current_user.id, finished=False, started_since=since),
-        older_unfinished=game_lists.unfinished_started_before(current_user.id, since),
+        unfinished=recent.games,
+        older_unfinished=recent.older,
         # The history's own filter for them: unfinished, started until the day before.
-        older_unfinished_last_day=(first_day - timedelta(days=1)).isoformat(),
+        older_unfinished_url=url_for(
+            "history.index",
+            stan=HISTORY_UNFINISHED,
+            do=(recent.first_day - timedelta(days=1)).isoformat(),
+        ),
         finished=game_lists.summaries(current_user.id, finished=True, limit=RECENT_FINISHED),
     )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta, tzinfo
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
@@ -13,6 +13,7 @@ from ..extensions import db
 from ..models import Game
 from ..store import games as store
 from .filters import played_at
+from .inputs import local_midnight
 
 
 @dataclass(frozen=True)
@@ -57,12 +58,36 @@ def list_games(account_id: int, *, finished: bool | None = None) -> list[Game]:
     return _games(account_id, finished)
 
 
-def unfinished_started_before(account_id: int, moment: datetime) -> int:
-    """How many of the account's unfinished games started before `moment` (stored UTC)."""
-    query = select(func.count(Game.id)).where(
-        Game.account_id == account_id, Game.finished_at.is_(None), Game.started_at < moment
+# Unfinished games the home page lists: those started today or on the days before, this many
+# days in all. Older ones, most often abandoned, would push tonight's game down the page; the
+# page links to them in the history, where they open and can be played on or deleted as before.
+RECENT_UNFINISHED_DAYS = 7
+
+
+@dataclass(frozen=True)
+class RecentUnfinished:
+    """The unfinished games of the last days, and how many older ones there are."""
+
+    games: list[GameSummary]  # started on `first_day` or later, newest first
+    older: int  # unfinished games started before `first_day`
+    first_day: date  # local
+
+
+def recent_unfinished(
+    account_id: int, zone: tzinfo, today: date, days: int = RECENT_UNFINISHED_DAYS
+) -> RecentUnfinished:
+    """The account's unfinished games started on the last `days` local days (`today` the
+    last), and the count of those started before."""
+    first_day = today - timedelta(days=days - 1)
+    since = local_midnight(first_day, zone)
+    older = select(func.count(Game.id)).where(
+        Game.account_id == account_id, Game.finished_at.is_(None), Game.started_at < since
     )
-    return db.session.scalar(query) or 0
+    return RecentUnfinished(
+        summaries(account_id, finished=False, started_since=since),
+        db.session.scalar(older) or 0,
+        first_day,
+    )
 
 
 def summaries(
