@@ -80,16 +80,16 @@ def rules() -> str:
         max_all_generals=standard_variant.max_total
         + (standard_variant.turns - 1) * standard_variant.extra_bonus,
         expected_rows=_expected_rows(),
-        kosci_start=_four_places(
-            advisor.expected_total(standard_variant, empty_sheet(standard_variant))
+        kosci_start=_figure(
+            advisor.expected_total(standard_variant, empty_sheet(standard_variant)), 4
         ),
     )
 
 
-def _four_places(value: float) -> str:
-    """A figure with four decimals, in the page's language: the check on the rules page
-    compares Kości with official Yahtzee, 254,5882 with 254,5877, which two decimals round alike."""
-    return f"{value:.4f}".replace(".", decimal_separator())
+def _figure(value: float, places: int) -> str:
+    """An expected score with `places` decimals, in the page's language: two in the table, four
+    in the check against official Yahtzee (254,5882 and 254,5877, which two round alike)."""
+    return f"{value:.{places}f}".replace(".", decimal_separator())
 
 
 def _player_limits() -> list[dict[str, str | int]]:
@@ -118,7 +118,7 @@ def _expected_rows() -> list[dict[str, str]]:
                     "%(variant)s (premia od %(threshold)d)", variant=label, threshold=threshold
                 )
             approx = "" if advisor.is_exact(variant) else "≈ "
-            figure = f"{value:.2f}".replace(".", decimal_separator())
+            figure = _figure(value, 2)
             rows.append({"label": label, "value": approx + figure})
     return rows
 

@@ -8,7 +8,7 @@ the loop), so a page costs a handful of catalog look-ups whatever the number of 
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from ..i18n import _, ngettext
@@ -23,11 +23,7 @@ from .charts import Chart, decimal, games, month_name, signed
 def local_day(moment: datetime) -> str:
     """A stored UTC time as the local day it fell on: "3.05.2025" ("3 May 2025")."""
     local = moment.replace(tzinfo=UTC).astimezone(local_zone())
-    return _day(local.date())
-
-
-def _day(day: date) -> str:
-    return local_date(day)
+    return local_date(local.date())
 
 
 def period(first: datetime, last: datetime) -> str:
@@ -170,7 +166,7 @@ def _skill_chart(tl: stats.SkillTimeline) -> Chart:
         return per_month_text % {**figures, "games": _counted(p.skill.games, memo)}
 
     if tl.per_game:
-        labels = [_played_on_day(p.at) for p in tl.points]
+        labels = [_played_on(p) for p in tl.points]
         title = _("Oddane oczekiwane punkty na ruch w kolejnych grach – %(variant)s", variant=name)
         headers = (_("Gra z dnia"), _("Oddane na ruch"))
     else:
@@ -193,12 +189,7 @@ def _skill_chart(tl: stats.SkillTimeline) -> Chart:
     return charts.line_chart("chart-skill", title, summary, headers, data, ends, mean)
 
 
-def _played_on_day(at: datetime | date) -> str:
-    assert isinstance(at, datetime), "a per-game point is at a moment, not a month"
-    return local_day(at)
-
-
-def _played_on(point: stats.TimelinePoint) -> str:
+def _played_on(point: stats.TimelinePoint | stats.SkillPoint) -> str:
     """The local day of a per-game point, which is at the moment its game finished."""
     assert isinstance(point.at, datetime), "a per-game point is at a moment, not a month"
     return local_day(point.at)
