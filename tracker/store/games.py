@@ -448,6 +448,23 @@ def turn_log(game_id: int) -> list[TurnRow]:
     return [_turn_row(r) for r in connection().execute(_LOG, {"game_id": game_id})]
 
 
+_LOGS = (
+    select(_turns.c.game_id, *_TURN_COLUMNS)
+    .where(_turns.c.game_id.in_(bindparam("game_ids", expanding=True)))
+    .order_by(_turns.c.game_id, _turns.c.id)
+)
+
+
+def turn_logs(game_ids: list[int]) -> dict[int, list[TurnRow]]:
+    """`turn_log` of many games in one query (an export: three years of a family are ~95,000
+    turns, which as ORM objects took 2 of its 2.5 s); a game without turns has an empty list."""
+    logs: dict[int, list[TurnRow]] = {game_id: [] for game_id in game_ids}
+    if game_ids:
+        for game_id, *turn in connection().execute(_LOGS, {"game_ids": game_ids}):
+            logs[game_id].append(_turn_row(turn))
+    return logs
+
+
 def insert_turn(game_id: int, turn: TurnRow, seats: Sequence[dict[str, Any]] = ()) -> int:
     """Write a turn's row, and the new figures of the seats it changed (dicts of `seat_id` and
     the `SeatRow` figures, as `update_seats` takes them); the turn's id. On PostgreSQL a turn

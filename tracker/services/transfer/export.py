@@ -11,14 +11,16 @@ from datetime import UTC
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Row, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from ... import rules
 from ...extensions import db
 from ...i18n import N_, _, gettext
-from ...models import Account, Game, Player, Turn, utcnow
+from ...models import Account, Game, Player, utcnow
 from ...rules_text import rules_text
+from ...store.games import turn_logs
+from ...store.rows import TurnRow
 from ..errors import NotFound
 from .document import FORMAT, VERSION, iso
 
@@ -65,36 +67,7 @@ def _games(account_id: int) -> list[Game]:
     )
 
 
-# A turn as the file writes it. Read as plain rows: three years of a family are ~95,000 turns,
-# and building an ORM object for each took 2 of the export's 2.5 s.
-_TURN_COLUMNS = (
-    Turn.game_id,
-    Turn.seq,
-    Turn.seat,
-    Turn.dice,
-    Turn.field,
-    Turn.column,
-    Turn.points,
-    Turn.extra_bonus,
-    Turn.created_at,
-    Turn.undone_at,
-)
-_TurnRow = Row[*tuple[Any, ...]]  # one of them, read
-
-
-def _turns_by_game(game_ids: list[int]) -> dict[int, list[_TurnRow]]:
-    """Every turn of these games, corrected ones included, in the order they were written."""
-    result: dict[int, list[_TurnRow]] = {game_id: [] for game_id in game_ids}
-    if game_ids:
-        query = (
-            select(*_TURN_COLUMNS).where(Turn.game_id.in_(game_ids)).order_by(Turn.game_id, Turn.id)
-        )
-        for turn in db.session.execute(query):
-            result[turn.game_id].append(turn)
-    return result
-
-
-def _game_entry(game: Game, turns: list[_TurnRow], uids: dict[int, str]) -> dict[str, Any]:
+def _game_entry(game: Game, turns: list[TurnRow], uids: dict[int, str]) -> dict[str, Any]:
     return {
         "uid": game.uid,
         "variant": game.variant,
@@ -142,7 +115,7 @@ def export_account(account_id: int) -> dict[str, Any]:
         .execution_options(**_FRESH)
     )
     games = _games(account_id)
-    turns = _turns_by_game([g.id for g in games])
+    turns = turn_logs([g.id for g in games])
     uids = {g.id: g.uid for g in games}
     return {
         "format": FORMAT,
