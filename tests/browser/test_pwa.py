@@ -12,6 +12,7 @@ import re
 import socket
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -444,7 +445,7 @@ def test_while_serve_restarts_behind_a_gateway_the_phone_waits_and_comes_back_by
     start_game(page, STANDARD_NAME, ["Ala", "Ola"])
     game_url = page.url
     game_path = urlsplit(game_url).path
-    page.clock.install()  # the retries' timers run when the test says, not in real time
+    stop_the_clock(page)  # the retries' timers run when the test says, not in real time
 
     gateway.answer(502)  # serve restarts
     page.reload()
@@ -477,8 +478,17 @@ def test_while_serve_restarts_behind_a_gateway_the_phone_waits_and_comes_back_by
     assert page.url == game_url
 
 
+def stop_the_clock(page: Page) -> None:
+    """The page's clock (and the next page's) stands still until `advance` runs it: installed,
+    it would go on in real time, and a test's own slow steps (a screenshot on a busy machine)
+    would then count as the page's seconds."""
+    start = datetime(2026, 12, 3, 20, 0, tzinfo=UTC)
+    page.clock.install(time=start)
+    page.clock.pause_at(start + timedelta(seconds=1))
+
+
 def advance(page: Page, ms: int) -> None:
-    """Run the page's clock (`page.clock.install()`) `ms` ahead, half a second at a time with a
+    """Run the page's clock (`stop_the_clock`) `ms` ahead, half a second at a time with a
     moment of real time between, so that a request a timer sent gets its answer before the
     clock runs on (in one jump, its 8 s abort timer would fire first)."""
     for _ in range(0, ms, 500):
@@ -500,7 +510,7 @@ def assert_asked_again_seconds_later(page: Page, gateway: Gateway, path: str, as
 def test_the_offline_page_opened_at_its_own_address_stays_put(page: Page):
     """/offline itself (a link, an audit) stands for no other page: it does not load itself
     again and again while the server answers."""
-    page.clock.install()
+    stop_the_clock(page)
     page.goto("/offline")
     page.evaluate("window.stayed = true")
 
@@ -583,7 +593,7 @@ def test_the_databases_own_503_page_opens_the_game_by_itself_once_the_database_a
     start_game(page, STANDARD_NAME, ["Ala", "Ola"])
     game_url = page.url
     body, headers = apps_own_answers(tmp_path)[503]
-    page.clock.install()  # the retries' timers run when the test says, not in real time
+    stop_the_clock(page)  # the retries' timers run when the test says, not in real time
 
     gateway.answer(503, body, headers)  # every answer, /healthz/db's too: the database is down
     page.reload()
