@@ -24,7 +24,7 @@ from sqlalchemy import inspect, select
 from . import backup
 from .extensions import MIGRATIONS_DIR, db
 from .models import Account, name_key
-from .services import ServiceError, accounts, audit, results, signup
+from .services import ServiceError, accounts, audit, results, signup, trash
 from .settings import NEWER_SCHEMA, reach_database
 from .store import cache
 
@@ -126,6 +126,17 @@ def recompute_command() -> None:
     click.echo(f"Przeliczono gry: {count}.")
 
 
+@click.command("purge-trash")
+@with_appcontext
+@database_ready
+def purge_trash_command() -> None:
+    """Remove for good the deleted games that have been in the trash („Kosz”) longer than
+    its days, of every account. Deleting or restoring a game does this for its own account;
+    run it from cron when games are seldom deleted."""
+    removed = trash.purge_all()
+    click.echo(f"Usunięto z koszy gry starsze niż {trash.KEEP_DAYS} dni: {removed}.")
+
+
 @click.command("reset-password")
 @with_appcontext
 @database_ready
@@ -150,7 +161,8 @@ def reset_password_command(name: str, password: str) -> None:
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1))
 def audit_command(account_name: str | None, limit: int) -> None:
     """Print the audit log, the newest LIMIT events, oldest first (times in UTC): sign-ins and
-    failed ones, sign-outs, passwords changed and reset, API tokens, imports, deleted games."""
+    failed ones, sign-outs, passwords changed and reset, API tokens, imports, deleted and
+    restored games."""
     if account_name is not None and not db.session.scalar(
         select(Account.id).where(Account.name_key == name_key(account_name))
     ):

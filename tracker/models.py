@@ -352,6 +352,39 @@ class GameInvitation(Model):
     revoked_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
+class DeletedGame(Model):
+    """A game deleted by its account, kept for `services.trash.KEEP_DAYS` so that a wrong tap
+    on „Usuń grę” can be undone („Kosz”). The game itself is gone (seats, turns, reviews and
+    invitations with it): `document` is the game as the export writes it (a `kosci-export`
+    document of one game and its players), and restoring replays it through the rules like an
+    import, so nothing derived is kept here. `player_ids` are the seats' players as they were,
+    so that a player renamed since still gets the game back; `rematch_uid` is the game that
+    was its rematch, linked again on restore. Entries older than `KEEP_DAYS` are removed."""
+
+    __tablename__ = "deleted_games"
+    __table_args__ = (
+        Index("ix_deleted_games_account_deleted", "account_id", "deleted_at"),
+        # Never used twice: an old page's „Przywróć” must not restore another game.
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    uid: Mapped[str] = mapped_column(String(32))
+    variant: Mapped[str] = mapped_column(String(20))
+    names: Mapped[list[str]] = mapped_column(JSON)  # the seats' names, in seating order
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    deleted_at: Mapped[datetime] = mapped_column(default=utcnow)
+    document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    player_ids: Mapped[list[int]] = mapped_column(JSON)
+    rematch_uid: Mapped[str | None] = mapped_column(String(32), default=None)
+    # Set when it was restored (and to which game): a second phone tapping „Przywróć” on the
+    # same entry is told so, and led to the game, instead of getting it twice.
+    restored_at: Mapped[datetime | None] = mapped_column(default=None)
+    restored_game_id: Mapped[int | None] = mapped_column(default=None)
+
+
 @login_manager.user_loader
 def _load_account(user_id: str) -> Account | None:
     from .services import accounts  # the services import the models

@@ -137,6 +137,11 @@ def rolls_unbroken(message: object) -> Markup:
     )
 
 
+# A flash of this category holds the id of a trash entry (`services.trash`) just made by
+# deleting a game: base.html shows it as the „Cofnij” of the message before it.
+UNDO_DELETE = "undo-delete"
+
+
 def one_time_messages() -> list[tuple[str, str]]:
     """The flashes for this page as (category, message), each once, taken from the session;
     none for a background redraw (`REDRAW_HEADER`), which leaves them for the next page. The

@@ -171,6 +171,7 @@ def test_the_family_pages(page: Page, family: Family):
         (f"/gracze/{family.player}/statystyki", "a player's statistics"),
         ("/historia", "history"),
         ("/historia?stan=w-toku", "history, filtered: the filter said in words"),
+        ("/historia/kosz", "the trash"),
         ("/konto", "account"),
         ("/konto/haslo", "password change"),
         ("/konto/dane", "the account's data"),

@@ -11,11 +11,11 @@ import json
 import re
 from pathlib import Path
 
-from history_builders import build_family
+from history_builders import STANDARD_SHEET, build_family
 from live import LiveServer
 from playwright.sync_api import Page, expect
 
-from tracker.services import transfer
+from tracker.services import games, transfer
 
 from . import phone
 
@@ -143,3 +143,61 @@ def test_the_accounts_data_page_exports_and_imports(
 
     page.get_by_role("link", name="Historia gier").click()
     expect(page.locator(".history-item")).to_have_count(len(ids))
+
+
+def test_a_game_deleted_by_mistake_comes_back_from_cofnij_and_the_trash(
+    page: Page, live_server: LiveServer, screenshot
+):
+    """„Usuń” on the home page, „Tak, usuń grę”: the game is gone, and „Cofnij” beside the
+    message brings it back with its turns; a game deleted on purpose waits in „Kosz”."""
+    account = phone.sign_up_id(page, live_server)
+    ids = with_history(live_server, account)
+    with live_server.app.app_context():
+        today = games.create_game(account, "standard", ["Ala", "Ola"]).id
+        for dice, field in STANDARD_SHEET[:3]:
+            games.record_turn(account, today, dice, field, 0)
+    page.goto("/")
+    page.locator(f'.game-item[data-game="{today}"]').get_by_role("link", name="Usuń").click()
+    expect(
+        page.get_by_text("trafi do kosza. Przez 30 dni można ją stamtąd przywrócić")
+    ).to_be_visible()
+    page.get_by_role("button", name="Tak, usuń grę").click()
+
+    message = page.locator(".flash-with-undo")
+    expect(message).to_contain_text(
+        "Usunięto grę: Kości (tabela polska) (Ala i Ola). Leży w koszu 30 dni."
+    )
+    expect(page.locator(f'.game-item[data-game="{today}"]')).to_have_count(0)
+    undo = message.get_by_role("button", name="Cofnij usunięcie gry")
+    box = undo.bounding_box()
+    assert box is not None
+    assert box["height"] >= 47.5
+    assert no_sideways_scroll(page)
+    screenshot(page, "deleted-with-undo")
+
+    undo.click()
+
+    expect(page.get_by_text("Przywrócono grę: Kości (tabela polska) (Ala i Ola).")).to_be_visible()
+    restored = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    assert restored != today
+    page.goto("/")
+    expect(page.locator(f'.game-item[data-game="{restored}"]')).to_contain_text("kolejka 2 z 13")
+
+    # A finished game deleted from its sheet's menu waits in the trash, listed from the history.
+    page.goto(f"/gry/{ids['ordered']}/usun")
+    page.get_by_role("button", name="Tak, usuń grę").click()
+    expect(page.locator(".flash-with-undo")).to_contain_text("Gra po kolei (Ola)")
+    page.goto("/historia")
+    page.get_by_role("link", name="Kosz (1)").click()
+    expect(page.get_by_role("heading", name="Kosz")).to_be_visible()
+    entry = page.locator(".trash-list .game-item")
+    expect(entry).to_have_count(1)
+    expect(entry).to_contain_text("Ola")
+    expect(entry).to_contain_text("Gra po kolei")
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "trash")
+    entry.get_by_role("button", name="Przywróć grę").click()
+    expect(page.get_by_text("Przywrócono grę: Gra po kolei (Ola).")).to_be_visible()
+    page.goto("/historia")
+    expect(page.locator(".history-item")).to_have_count(7)

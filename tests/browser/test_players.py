@@ -10,7 +10,7 @@ from history_builders import STANDARD_SHEET
 from live import SCREENSHOTS_DIR, LiveServer
 from playwright.sync_api import Page, expect
 
-from tracker.services import games
+from tracker.services import games, trash
 
 from . import phone
 
@@ -80,7 +80,7 @@ def test_players_page_deletes_and_merges_on_a_phone(
     account = phone.sign_up_id(page, live_server)
     with live_server.app.app_context():
         gone = games.create_game(account, "standard", ["Zoë", LONG_WORD, "Łukasz"])
-        games.delete_game(account, gone.id)  # its players stay, without games
+        trash.delete_game(account, gone.id)  # its players stay, without games
         games.create_game(account, "standard", [FAMILY, "Lucyna", LONG_NAME])
         games.create_game(account, "standard", ["Lucynka", "Łukasz"])
 

@@ -14,7 +14,7 @@ import pytest
 from tracker import rules
 from tracker.extensions import db
 from tracker.models import Game
-from tracker.services import games as game_service
+from tracker.services import trash
 
 from .web import Api, Browserless, legal_move, new_account, sheet_in, sheet_of
 
@@ -77,5 +77,5 @@ def test_games_deleted_and_started_again_are_judged_by_their_own_turns(live_serv
         else:  # e.g. a second `flask serve`, or a script, on the same database
             with live_server.app.app_context():
                 account_id = db.session.get(Game, game_id).account_id
-                game_service.delete_game(account_id, game_id)
+                trash.delete_game(account_id, game_id)
         assert api.call("GET", f"/games/{game_id}").status == 404

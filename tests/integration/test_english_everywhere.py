@@ -307,6 +307,8 @@ def form_answers(family: Family) -> dict[str, str]:
         (f"/gry/{g['standard']}/ruchy/2/popraw", {"dice": "66666", "where": "0:ones", "seq": "1"}),
         (f"/gracze/{family.player_id}", {"name": ""}),
         ("/konto/haslo", {"current": "nope", "password": "x", "confirm": "y"}),
+        # deleted: said with its „Cofnij”, then in the trash (below)
+        (f"/gry/{g['triple_done']}/usun", {}),
     ]
     answers = {}
     for url, data in sends:
@@ -318,6 +320,18 @@ def form_answers(family: Family) -> dict[str, str]:
         if 300 <= answer.status_code < 400:  # the flash waits on the page it leads to
             answer = family.browser.get(answer.headers["Location"])
         answers[f"POST {url} {data}"] = visible_text(answer.get_data(as_text=True))
+    trash = family.browser.get("/historia/kosz").get_data(as_text=True)
+    answers["/historia/kosz with a game"] = visible_text(trash)
+    entry = re.search(r'action="(/historia/kosz/\d+/przywroc)"', trash)
+    assert entry, "the deleted game is in the trash"
+    token = CSRF_META.search(trash)
+    assert token
+    restored = family.browser.post(entry.group(1), data={"csrf_token": token.group(1)})
+    assert restored.status_code == 303
+    again = family.browser.post(entry.group(1), data={"csrf_token": token.group(1)})
+    for answer in (restored, again):  # restored, and told so on a second tap
+        page = family.browser.get(answer.headers["Location"]).get_data(as_text=True)
+        answers[f"POST {entry.group(1)} ({len(answers)})"] = visible_text(page)
     return answers
 
 
@@ -385,6 +399,9 @@ def test_a_family_switched_to_english_sees_no_polish_anywhere(family: Family):
         }
     )
     assert not polish, f"Polish left on {len(polish)} pages:\n{by_word(polish)}"
+    said = " ".join(refused.values())
+    for english in ("Game deleted", "Undo", "Restore", "Game restored", "restored already"):
+        assert english in said, english
     not_english = {url: lang for url, lang in pages.languages.items() if lang != "en"}
     assert not not_english
     # The walk saw the whole app: every variant's screens, the review, the 404s, the downloads.

@@ -19,7 +19,7 @@ from werkzeug.routing import Rule
 
 from tracker.extensions import db
 from tracker.models import Account, ApiToken, AuditEvent, Game, GameInvitation, Player, Turn
-from tracker.services import Conflict, NotFound, accounts, games, invitations
+from tracker.services import Conflict, NotFound, accounts, games, invitations, trash
 
 from .test_accounts import sign_in, sign_up
 
@@ -680,7 +680,7 @@ def test_deleting_the_game_ends_its_invitations(family: Family):
     _, url = family.invite("play")
     phone = join(family.app, url)
     with family.app.app_context():
-        games.delete_game(family.account_id, family.game_id)
+        trash.delete_game(family.account_id, family.game_id)
         assert db.session.scalar(select(func.count()).select_from(GameInvitation)) == 0
 
     assert phone.get(f"/gry/{family.game_id}").status_code == 404
@@ -945,7 +945,7 @@ def test_an_invitation_to_a_game_deleted_at_the_same_moment_is_a_404(app: Flask,
 
         def delete(game_id: int = game_id) -> str:
             with app.app_context():
-                games.delete_game(family.account_id, game_id)
+                trash.delete_game(family.account_id, game_id)
             return "deleted"
 
         answers = at_once([invite, delete])

@@ -42,6 +42,7 @@ TABLES = {
     "signup_attempts",
     "game_invitations",
     "seat_reviews",
+    "deleted_games",
     "alembic_version",
 }
 

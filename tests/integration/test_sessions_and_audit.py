@@ -15,7 +15,7 @@ from werkzeug.security import generate_password_hash
 
 from tracker.extensions import db
 from tracker.models import Account, AccountSession, AuditEvent
-from tracker.services import InvalidInput, accounts, transfer
+from tracker.services import InvalidInput, accounts, transfer, trash
 from tracker.services import games as game_service
 
 from .test_accounts import (
@@ -375,7 +375,7 @@ def eventful(app: Flask, account: int) -> dict[str, str]:
         token_id = accounts.list_tokens(account)[0].id
         game = game_service.create_game(account, "standard", ["Ala"])
         document = transfer.export_account(account)
-        game_service.delete_game(account, game.id)
+        trash.delete_game(account, game.id)
         transfer.import_account(account, json.loads(json.dumps(document)))
     submit(client, f"{ACCOUNT}/tokeny/{token_id}/uniewaznij", form_page=ACCOUNT)
     submit(

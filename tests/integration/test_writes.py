@@ -17,7 +17,7 @@ from sqlalchemy import func, select, text
 
 from tracker.extensions import db
 from tracker.models import Account, Game, Player, Turn
-from tracker.services import InvalidInput, accounts, players
+from tracker.services import InvalidInput, accounts, players, trash
 from tracker.services import games as game_service
 from tracker.store import cache
 
@@ -405,7 +405,7 @@ def test_ids_of_deleted_games_and_accounts_are_never_given_again(app: Flask, api
 
 def game_service_delete(app: Flask, game_id: int) -> None:
     with app.app_context():
-        game_service.delete_game(db.session.get(Game, game_id).account_id, game_id)
+        trash.delete_game(db.session.get(Game, game_id).account_id, game_id)
 
 
 def test_undo_and_delete_drop_the_cached_state(app: Flask, api: Api):

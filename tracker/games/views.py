@@ -29,12 +29,12 @@ from ..guests import watching as guest_watching
 from ..i18n import _
 from ..rules import VARIANT_NAMES, next_in_order
 from ..rules_text import rules_text
-from ..services import Conflict, NotFound, ServiceError, games, players
+from ..services import Conflict, NotFound, ServiceError, games, players, trash
 from ..services.games import GameView, NeedsConfirmation, Overtaken
 from ..services.inputs import whole_number
 from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from ..web import account_id, and_list, local_zone, prefers_minimal, signed_in_only
+from ..web import UNDO_DELETE, account_id, and_list, local_zone, prefers_minimal, signed_in_only
 from . import poker, watch
 from .forms import (
     BONUS_THRESHOLDS,
@@ -516,19 +516,27 @@ def delete(game_id: int) -> ResponseReturnValue:
     form = EmptyForm()
     if form.validate_on_submit():
         try:
-            games.delete_game(account_id(), game_id)
+            entry_id = trash.delete_game(account_id(), game_id)
         except NotFound as exc:
             abort(404, exc.message)
         flash(
             _(
-                "Usunięto grę: %(variant)s (%(names)s).",
+                "Usunięto grę: %(variant)s (%(names)s). Leży w koszu %(days)d dni.",
                 variant=variant_name,
                 names=and_list(view.names),
+                days=trash.KEEP_DAYS,
             ),
             "info",
         )
+        flash(str(entry_id), UNDO_DELETE)  # base.html offers „Cofnij” for it
         return redirect(url_for("main.home"), code=303)
-    return render_template("games/delete.html", view=view, form=form, variant_name=variant_name)
+    return render_template(
+        "games/delete.html",
+        view=view,
+        form=form,
+        variant_name=variant_name,
+        days=trash.KEEP_DAYS,
+    )
 
 
 @bp.post("/gry/<int:game_id>/rewanz")

@@ -1,6 +1,7 @@
 """The audit log: sign-ins (and failed ones), sign-outs, password changes and resets, API tokens
-created and revoked, imports and deleted games, deleted and merged players, game invitations
-made, revoked and used, for the person who runs the server (`flask --app tracker audit`).
+created and revoked, imports, deleted games and games restored from the trash, deleted and
+merged players, game invitations made, revoked and used, for the person who runs the server
+(`flask --app tracker audit`).
 
 `record` adds the event to the current transaction, so it is written with what it records (and
 not at all when that is rolled back); `commit=True` writes it on its own. Details never hold a
@@ -27,6 +28,7 @@ TOKEN_CREATED = "token_created"
 TOKEN_REVOKED = "token_revoked"
 IMPORT = "import"
 GAME_DELETED = "game_deleted"
+GAME_RESTORED = "game_restored"  # from the trash („Kosz”)
 PLAYER_DELETED = "player_deleted"
 PLAYERS_MERGED = "players_merged"
 # A game's invitation („Dołącz telefon”): made, revoked, and used by a phone to join.

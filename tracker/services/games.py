@@ -30,7 +30,7 @@ from ..rules_text import rules_text
 from ..store import cache
 from ..store import games as store
 from ..store.rows import GameLock, TurnRow
-from . import audit, game_view, results, skill
+from . import game_view, results, skill
 from .errors import (
     GAME_CHANGED,
     GAME_FINISHED,
@@ -510,15 +510,6 @@ def _undo_overtaken(view: GameView, expected_seq: int) -> str:
     return _("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie.")
 
 
-def delete_game(account_id: int, game_id: int) -> None:
-    with locked_game(account_id, game_id):
-        game = get_game(account_id, game_id)
-        audit.record(audit.GAME_DELETED, account_id, f"gra {game_id} ({game.variant})")
-        db.session.delete(game)
-        db.session.commit()
-    cache.drop(game_id)
-
-
 def rematch(account_id: int, game_id: int) -> GameView:
     """Same players and variant; the next player in the seating starts. A game has one
     rematch: asked again (a second tap, another phone on the same end screen), the answer is
@@ -557,7 +548,6 @@ __all__ = [
     "Overtaken",
     "better_than_zero",
     "create_game",
-    "delete_game",
     "get_game",
     "load",
     "rematch",

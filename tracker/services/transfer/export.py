@@ -127,6 +127,28 @@ def export_account(account_id: int) -> dict[str, Any]:
     }
 
 
+def game_document(game: Game) -> dict[str, Any]:
+    """One game as a document of the export's format: the game, with its whole log, and the
+    players of its seats. Importing it (or restoring it from the trash, `services.trash`)
+    brings the game back as it was."""
+    uids: dict[int, str] = {}
+    if game.rematch_of_id is not None:
+        parent = db.session.scalar(select(Game.uid).where(Game.id == game.rematch_of_id))
+        if parent is not None:
+            uids[game.rematch_of_id] = parent
+    turns = turn_logs([game.id])
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": iso(utcnow()),
+        "players": [
+            {"name": seat.player.name, "created_at": iso(seat.player.created_at)}
+            for seat in game.seats
+        ],
+        "games": [_game_entry(game, turns[game.id], uids)],
+    }
+
+
 def export_json(account_id: int) -> str:
     """`export_account` as compact UTF-8 JSON text (Polish letters as they are)."""
     return json.dumps(export_account(account_id), ensure_ascii=False, separators=(",", ":"))

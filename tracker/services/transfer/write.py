@@ -442,6 +442,22 @@ def _insert_games(
     return new_ids
 
 
+def write_game(
+    account_id: int, game: CheckedGame, player_ids: Mapping[str, int], parent_id: int | None
+) -> int:
+    """Write one checked game in the caller's transaction, without committing: its row (a
+    rematch of the game `parent_id`, or of none), its seats and its whole log; the new id.
+    `player_ids` gives a player of the account for each of the game's name keys. For a game
+    brought back from the trash (`services.trash`); an import writes in batches."""
+    known = {game.rematch_of: parent_id} if game.rematch_of and parent_id is not None else {}
+    new_ids = _insert_games(account_id, [game], known)
+    seat_rows, turn_rows = _seat_and_turn_rows([game], new_ids, player_ids)
+    db.session.execute(insert(_seats_table), seat_rows)
+    if turn_rows:
+        db.session.execute(insert(_turns_table), turn_rows)
+    return new_ids[game.uid]
+
+
 def _seat_and_turn_rows(
     batch: list[CheckedGame], game_ids: Mapping[str, int], player_ids: Mapping[str, int]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -1,0 +1,355 @@
+"""The trash („Kosz”): a deleted game is kept `trash.KEEP_DAYS` days and can be restored, from
+the „Cofnij” beside „Usunięto grę” or from the trash page; on SQLite and PostgreSQL.
+
+A restored game is compared with the game before it was deleted through the export (every turn
+ever written, undos included, times, options, rematch links, seats' figures), so anything the
+restore loses or adds fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from history_builders import STANDARD_SHEET, build_family, new_account
+from sqlalchemy import func, select, update
+
+from tracker.extensions import db
+from tracker.models import DeletedGame, Game, SeatReview, utcnow
+from tracker.services import audit, games, players, transfer, trash
+from tracker.services.errors import Conflict, NotFound
+
+from .test_game_pages import Table, page_csrf, sign_up, text_of
+
+RESTORE = re.compile(r'action="/historia/kosz/(\d+)/przywroc"')
+
+
+def entries_by_uid(account_id: int) -> dict[str, dict[str, Any]]:
+    """The account's games as the export writes them, by uid."""
+    return {g["uid"]: g for g in transfer.export_account(account_id)["games"]}
+
+
+def game_id_of(account_id: int, uid: str) -> int | None:
+    return db.session.scalar(select(Game.id).where(Game.account_id == account_id, Game.uid == uid))
+
+
+def game_count(account_id: int) -> int:
+    return db.session.scalar(select(func.count(Game.id)).where(Game.account_id == account_id)) or 0
+
+
+@pytest.fixture
+def family(app: Flask) -> dict[str, Any]:
+    with app.app_context():
+        account_id = new_account("Kowalscy")
+        ids = build_family(account_id)
+        before = entries_by_uid(account_id)
+    return {"account": account_id, "ids": ids, "before": before}
+
+
+# --- the service ---------------------------------------------------------------------------
+
+
+def test_every_kind_of_game_comes_back_as_it_was(app: Flask, family: dict[str, Any]):
+    """Finished, unfinished, tied, dice poker with undos across a round's end, Kości potrójne,
+    Gra po kolei with its option, a game and its rematch: all deleted, then all restored
+    (the rematch first, so that its link to the game is made when the game comes back)."""
+    account = family["account"]
+    ids = family["ids"]
+    with app.app_context():
+        entry_ids = {key: trash.delete_game(account, game_id) for key, game_id in ids.items()}
+        assert game_count(account) == 0
+        for key in ["rematch", "poker", "triple", "tie", "ordered", "scandinavian"]:
+            done = trash.restore(account, entry_ids[key])
+            assert not done.was_there
+            assert done.game_id > max(ids.values())  # a new id: ids are never used twice
+
+        after = entries_by_uid(account)
+
+    assert after == family["before"]
+
+
+def test_a_restored_game_has_its_seat_reviews_again(app: Flask, family: dict[str, Any]):
+    account = family["account"]
+    with app.app_context():
+        before = db.session.scalar(
+            select(func.count())
+            .select_from(SeatReview)
+            .where(SeatReview.game_id == family["ids"]["tie"])
+        )
+        assert before == 2
+        done = trash.restore(account, trash.delete_game(account, family["ids"]["tie"]))
+        restored = db.session.scalars(
+            select(SeatReview.seat).where(SeatReview.game_id == done.game_id)
+        ).all()
+
+    assert sorted(restored) == [0, 1]
+
+
+def test_a_game_deleted_before_its_rematch_was_restored_gets_the_link_back(
+    app: Flask, family: dict[str, Any]
+):
+    account = family["account"]
+    ids = family["ids"]
+    with app.app_context():
+        done = trash.restore(account, trash.delete_game(account, ids["tie"]))
+        linked = db.session.scalar(select(Game.rematch_of_id).where(Game.id == ids["rematch"]))
+
+    assert linked == done.game_id
+
+
+def test_a_rematch_whose_game_is_gone_comes_back_as_a_game_of_its_own(
+    app: Flask, family: dict[str, Any]
+):
+    account = family["account"]
+    ids = family["ids"]
+    with app.app_context():
+        entry = trash.delete_game(account, ids["rematch"])
+        trash.delete_game(account, ids["tie"])
+        done = trash.restore(account, entry)
+        linked = db.session.scalar(select(Game.rematch_of_id).where(Game.id == done.game_id))
+
+    assert linked is None
+
+
+def test_a_seat_keeps_its_player_renamed_meanwhile_and_a_deleted_one_comes_back(app: Flask):
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Ala", "Ola"])
+        games.record_turn(account, game.id, "66612", "sixes")
+        ids = {p.name: p.id for p in players.list_players(account)}
+        entry = trash.delete_game(account, game.id)
+        players.rename_player(account, ids["Ala"], "Alicja")
+        players.delete_player(account, ids["Ola"])  # she has no game left
+
+        done = trash.restore(account, entry)
+
+        view = games.load(account, done.game_id)
+        names = sorted(p.name for p in players.list_players(account))
+        assert [s.player.id for s in view.seats][0] == ids["Ala"]
+        assert view.names == ["Alicja", "Ola"]
+        assert names == ["Alicja", "Ola"]  # no second „Ala”
+        assert view.table.scores[0] == 18
+
+
+def test_two_seats_that_became_one_player_are_refused_and_the_entry_stays(app: Flask):
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Ala", "Ola"])
+        ids = {p.name: p.id for p in players.list_players(account)}
+        entry = trash.delete_game(account, game.id)
+        players.delete_player(account, ids["Ola"])
+        players.rename_player(account, ids["Ala"], "Ola")  # Ala's id, Ola's name
+
+        with pytest.raises(Conflict) as refused:
+            trash.restore(account, entry)
+
+        assert refused.value.code == trash.PLAYERS_JOINED
+        assert game_count(account) == 0
+        assert [e.id for e in trash.entries(account)] == [entry]
+        assert len(players.list_players(account)) == 1  # nothing half-written
+
+
+def test_restoring_twice_gives_one_game_and_says_where_it_is(app: Flask):
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Ala"])
+        entry = trash.delete_game(account, game.id)
+        done = trash.restore(account, entry)
+
+        with pytest.raises(trash.AlreadyRestored) as again:
+            trash.restore(account, entry)
+
+        assert again.value.game_id == done.game_id
+        assert again.value.code == trash.ALREADY_RESTORED
+        assert game_count(account) == 1
+        assert trash.entries(account) == []
+
+
+def test_a_game_brought_back_by_an_import_meanwhile_is_not_written_twice(
+    app: Flask, family: dict[str, Any]
+):
+    account = family["account"]
+    with app.app_context():
+        backup = transfer.export_account(account)
+        entry = trash.delete_game(account, family["ids"]["ordered"])
+        transfer.import_account(account, backup)
+        count = game_count(account)
+
+        done = trash.restore(account, entry)
+
+        assert done.was_there
+        assert game_count(account) == count
+        uid = next(u for u, g in family["before"].items() if g["variant"] == "ordered")
+        assert done.game_id == game_id_of(account, uid)
+        assert trash.entries(account) == []
+
+
+def test_another_accounts_entry_is_not_found_and_not_listed(app: Flask):
+    with app.app_context():
+        kowalscy = new_account("Kowalscy")
+        nowakowie = new_account("Nowakowie")
+        game = games.create_game(kowalscy, "standard", ["Ala"])
+        entry = trash.delete_game(kowalscy, game.id)
+
+        with pytest.raises(NotFound):
+            trash.restore(nowakowie, entry)
+
+        assert trash.entries(nowakowie) == []
+        assert [e.id for e in trash.entries(kowalscy)] == [entry]
+
+
+def test_an_entry_past_its_days_is_not_listed_not_restored_and_purged(app: Flask, runner):
+    with app.app_context():
+        account = new_account("Kowalscy")
+        old = trash.delete_game(account, games.create_game(account, "standard", ["Ala"]).id)
+        recent = trash.delete_game(account, games.create_game(account, "standard", ["Ola"]).id)
+        db.session.execute(
+            update(DeletedGame)
+            .where(DeletedGame.id == old)
+            .values(deleted_at=utcnow() - timedelta(days=trash.KEEP_DAYS, seconds=1))
+        )
+        db.session.commit()
+
+        assert [e.id for e in trash.entries(account)] == [recent]
+        with pytest.raises(NotFound):
+            trash.restore(account, old)
+
+    result = runner.invoke(args=["purge-trash"])
+    assert result.exit_code == 0, result.output
+    assert "Usunięto z koszy gry starsze niż 30 dni: 1." in result.output
+    with app.app_context():
+        left = db.session.scalars(select(DeletedGame.id)).all()
+    assert left == [recent]
+
+
+def test_deleting_and_restoring_are_in_the_audit_log(app: Flask):
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Ala"])
+        done = trash.restore(account, trash.delete_game(account, game.id))
+        events = [e.event for e, _name in audit.events("Kowalscy")]
+        details = [e.detail for e, _name in audit.events("Kowalscy")]
+
+    assert events[-2:] == [audit.GAME_DELETED, audit.GAME_RESTORED]
+    assert details[-1] == f"gra {done.game_id} (standard)"
+
+
+# --- the pages -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def table(app: Flask, client: FlaskClient) -> Table:
+    assert sign_up(client, "Kowalscy").status_code == 302
+    return Table(app, client, "Kowalscy")
+
+
+def delete(table: Table, game_id: int) -> str:
+    """Delete the game through its page, as a phone does; the page it leads to."""
+    deleted = table.post(f"/gry/{game_id}/usun")
+    assert deleted.status_code == 303
+    return table.client.get(deleted.headers["Location"]).get_data(as_text=True)
+
+
+def test_cofnij_beside_the_deletion_brings_the_game_back(table: Table):
+    client = table.client
+    game_id = table.new_game(["Ala", "Ola"])
+    for dice, field in STANDARD_SHEET[:3]:
+        assert table.write(game_id, dice, field).status_code == 303
+
+    confirm = client.get(f"/gry/{game_id}/usun").get_data(as_text=True)
+    assert "trafi do kosza. Przez 30 dni można ją stamtąd przywrócić" in text_of(confirm)
+    deleted = table.post(f"/gry/{game_id}/usun")
+    assert deleted.status_code == 303
+    home = client.get(deleted.headers["Location"]).get_data(as_text=True)
+    assert "Usunięto grę: Kości (tabela polska) (Ala i Ola). Leży w koszu 30 dni." in text_of(home)
+    (entry,) = RESTORE.findall(home)
+    assert client.get(f"/gry/{game_id}").status_code == 404
+
+    restored = table.post(f"/historia/kosz/{entry}/przywroc")
+
+    assert restored.status_code == 303
+    new_id = int(restored.headers["Location"].rsplit("/", 1)[1])
+    assert new_id != game_id
+    page = text_of(client.get(restored.headers["Location"]).get_data(as_text=True))
+    assert "Przywrócono grę: Kości (tabela polska) (Ala i Ola)." in page
+    view = table.view(new_id)
+    assert view.names == ["Ala", "Ola"]
+    assert [(t.dice, t.field) for t in view.turns] == [
+        (dice, field) for dice, field in STANDARD_SHEET[:3]
+    ]
+    assert client.get(f"/gry/{game_id}").status_code == 404  # the old id stays gone
+    # „Cofnij” is offered once: the next page has none
+    assert not RESTORE.search(client.get("/").get_data(as_text=True))
+
+
+def test_the_trash_page_lists_deleted_games_and_restores_them(table: Table):
+    client = table.client
+    assert "Kosz (" not in client.get("/historia").get_data(as_text=True)
+    assert "Kosz jest pusty." in client.get("/historia/kosz").get_data(as_text=True)
+    first = table.new_game(["Ala"])
+    second = table.new_game(["Ola", "Jan"])
+    delete(table, first)
+    delete(table, second)
+
+    history = client.get("/historia").get_data(as_text=True)
+    assert 'href="/historia/kosz"' in history
+    assert "Kosz (2)" in history
+    page = client.get("/historia/kosz").get_data(as_text=True)
+    entries = RESTORE.findall(page)
+    assert len(entries) == 2
+    assert page.index("<strong>Ola, Jan</strong>") < page.index("<strong>Ala</strong>")
+
+    restored = table.post(f"/historia/kosz/{entries[0]}/przywroc")
+
+    assert restored.status_code == 303
+    assert table.view(int(restored.headers["Location"].rsplit("/", 1)[1])).names == [
+        "Ola",
+        "Jan",
+    ]
+    assert "Kosz (1)" in client.get("/historia").get_data(as_text=True)
+    assert RESTORE.findall(client.get("/historia/kosz").get_data(as_text=True)) == entries[1:]
+
+
+def test_a_second_tap_on_przywroc_leads_to_the_game_restored_by_the_first(table: Table):
+    client = table.client
+    game_id = table.new_game(["Ala"])
+    delete(table, game_id)
+    (entry,) = RESTORE.findall(client.get("/historia/kosz").get_data(as_text=True))
+    first = table.post(f"/historia/kosz/{entry}/przywroc")
+    client.get(first.headers["Location"])  # its flash is read
+
+    second = table.post(f"/historia/kosz/{entry}/przywroc")
+
+    assert second.status_code == 303
+    assert second.headers["Location"] == first.headers["Location"]
+    page = client.get(second.headers["Location"]).get_data(as_text=True)
+    assert "Tę grę już przywrócono (może na innym telefonie)." in text_of(page)
+    with table.app.app_context():
+        assert game_count(table.account_id) == 1
+
+
+def test_restoring_without_the_csrf_token_or_anothers_entry_is_refused(app: Flask, table: Table):
+    client = table.client
+    game_id = table.new_game(["Ala"])
+    delete(table, game_id)
+    (entry,) = RESTORE.findall(client.get("/historia/kosz").get_data(as_text=True))
+
+    assert client.post(f"/historia/kosz/{entry}/przywroc").status_code == 400
+    other = app.test_client()
+    assert sign_up(other, "Nowakowie").status_code == 302
+    refused = other.post(f"/historia/kosz/{entry}/przywroc", data={"csrf_token": page_csrf(other)})
+    assert refused.status_code == 404
+    assert "Tej gry nie ma w koszu." in text_of(refused.get_data(as_text=True))
+    assert "Ala" not in other.get("/historia/kosz").get_data(as_text=True)
+    assert RESTORE.findall(client.get("/historia/kosz").get_data(as_text=True)) == [entry]
+
+
+def test_the_trash_is_for_signed_in_accounts_only(client: FlaskClient):
+    response = client.get("/historia/kosz")
+
+    assert response.status_code == 302
+    assert "/logowanie" in response.headers["Location"]
