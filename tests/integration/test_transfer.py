@@ -347,6 +347,24 @@ def test_players_are_matched_by_name_whatever_the_case(app: Flask, family: dict[
     assert names == sorted(["ALA", "Babcia Zosia", "Ola", "Jan", "Łucja"])
 
 
+def test_an_old_backup_after_a_rename_adds_no_player_without_games(
+    app: Flask, family: dict[str, Any]
+):
+    """Ala became Alicja after the backup: importing it again adds no game (all are there) and
+    so no „Ala” without games; a player of the file who never played still comes in."""
+    document = copy.deepcopy(family["document"])
+    document["players"].append({"name": "Babcia Zosia", "created_at": "2025-01-01T10:00:00Z"})
+    with app.app_context():
+        ala = next(p for p in players.list_players(family["source"]) if p.name == "Ala")
+        players.rename_player(family["source"], ala.id, "Alicja")
+
+        result = transfer.import_account(family["source"], document)
+        names = sorted(p.name for p in players.list_players(family["source"]))
+
+    assert result == transfer.ImportResult(games=0, players=1, skipped=6)
+    assert names == sorted(["Alicja", "Babcia Zosia", "Jan", "Łucja", "Ola"])
+
+
 def test_cached_figures_are_recomputed_from_the_turns_not_read_from_the_file(
     app: Flask, family: dict[str, Any]
 ):
@@ -753,11 +771,13 @@ def test_two_imports_of_the_same_games_at_once_store_them_once(
     real_write = transfer.write.write_games
 
     def as_if_nothing_was_there(account_id, players, new, known):  # type: ignore[no-untyped-def]
+        # All of the file as new, its players too (the import adds only the new games' ones).
+        everyone = transfer.parse.parse_players(family["document"]["players"])
         games_in_file = [
-            transfer.parse.parse_game(g, n, players)
+            transfer.parse.parse_game(g, n, everyone)
             for n, g in enumerate(family["document"]["games"], 1)
         ]
-        return real_write(account_id, players, games_in_file, {})
+        return real_write(account_id, everyone, games_in_file, {})
 
     monkeypatch.setattr(transfer.write, "write_games", as_if_nothing_was_there)
     with app.app_context(), pytest.raises(Conflict) as refused:

@@ -28,7 +28,9 @@ a turn after the game is over, an unknown field or a value of the wrong type or 
 whole file with a message that says where, before anything is written. Then the import writes in
 short transactions of whole games, so that the table's turns are not kept waiting, and it is
 idempotent: games are matched by `uid` within the account, players by name with case ignored,
-so importing a file again adds only what is missing (an interrupted import is completed so).
+so importing a file again adds only what is missing (an interrupted import is completed so). A
+player of the file is added for the games written, or when the file has no game of theirs: an
+old backup imported after „Ala” became „Alicja” adds no „Ala” without games.
 Once the games are written, the finished table games of the file that lack them get their
 seat reviews ("who plays best", `services.skill`), judged from the turns like every derived
 figure, one short transaction a game: for a couple of seconds before the import answers, the

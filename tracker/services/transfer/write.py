@@ -127,6 +127,7 @@ def import_account(
         raise InvalidInput(refused(exc.message)) from exc
     skipped = len(parsed) - len(new)
     uids = {g.uid for g in parsed}
+    players = _players_to_write(players, parsed, new)
     del parsed, new
     checked = time.perf_counter()
     games_written, players_written = write_games(account_id, players, ordered, known)
@@ -149,6 +150,18 @@ def import_account(
         reviewed=reviewed,
         review_pending=pending,
     )
+
+
+def _players_to_write(
+    players: Players, parsed: list[CheckedGame], new: list[CheckedGame]
+) -> Players:
+    """The file's players an import may add: those of the games it writes, and those that have
+    no game in the file at all (a player added on „Gracze” and never played). A player of only
+    games the account has already is left out: after „Ala” was renamed „Alicja”, importing an
+    old backup would otherwise add an „Ala” without a single game."""
+    in_games = {key for g in parsed for key in g.players}
+    needed = {key for g in new for key in g.players}
+    return {key: value for key, value in players.items() if key in needed or key not in in_games}
 
 
 def _review(account_id: int, uids: set[str]) -> tuple[int, int]:
