@@ -352,6 +352,30 @@ class GameInvitation(Model):
     revoked_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
+class PlayerMerge(Model):
+    """Two players merged into one („Połącz”): kept so that a wrong choice can be undone
+    („Cofnij połączenie”, `services.players.undo_merge`). The merged-away player is gone; the
+    merge keeps their name and the games whose seats moved to the target, which is all an undo
+    needs to give those seats (and their reviews) back to a player of that name again."""
+
+    __tablename__ = "player_merges"
+    __table_args__ = (
+        Index("ix_player_merges_account_merged", "account_id", "merged_at"),
+        # Never used twice: an old page's „Cofnij” must not undo another merge.
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    source_name: Mapped[str] = mapped_column(String(120))
+    source_created_at: Mapped[datetime]
+    # No foreign key: the target may itself be merged away later, and the undo then says so.
+    target_id: Mapped[int]
+    game_ids: Mapped[list[int]] = mapped_column(JSON)  # the games whose seat moved
+    merged_at: Mapped[datetime] = mapped_column(default=utcnow)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
 class DeletedGame(Model):
     """A game deleted by its account, kept for `services.trash.KEEP_DAYS` so that a wrong tap
     on „Usuń grę” can be undone („Kosz”). The game itself is gone (seats, turns, reviews and

@@ -137,9 +137,11 @@ def rolls_unbroken(message: object) -> Markup:
     )
 
 
-# A flash of this category holds the id of a trash entry (`services.trash`) just made by
-# deleting a game: base.html shows it as the „Cofnij” of the message before it.
+# A flash of these categories holds the id of what a tap just did and can be undone: a trash
+# entry (`services.trash`) made by deleting a game, a merge of two players
+# (`services.players`). base.html shows it as the „Cofnij” of the message before it.
 UNDO_DELETE = "undo-delete"
+UNDO_MERGE = "undo-merge"
 
 
 def one_time_messages() -> list[tuple[str, str]]:

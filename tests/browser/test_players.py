@@ -126,6 +126,25 @@ def test_players_page_deletes_and_merges_on_a_phone(
         page.get_by_text("Połączono: Lucynka i Lucyna to teraz jeden gracz, Lucyna.")
     ).to_be_visible()
     expect(names).to_have_count(5)
+    # A wrong choice is undone: „Cofnij” beside the message, and in the list of recent merges.
+    recent = page.locator(".recent-merges")
+    expect(recent).to_contain_text("Lucynka → Lucyna")
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "players-merged-with-undo")
+    page.locator(".flash-with-undo").get_by_role("button", name="Cofnij połączenie graczy").click()
+    expect(
+        page.get_by_text(
+            "Cofnięto połączenie: Lucynka znów jest osobnym graczem, a Lucyna ma swoje gry"
+        )
+    ).to_be_visible()
+    expect(names).to_have_count(6)
+    expect(recent).to_have_count(0)
+    # and merged again, for what follows
+    page.get_by_role("link", name="Połącz gracza Lucynka z innym").click()
+    page.get_by_label("Zostaje gracz").select_option(label="Lucyna")
+    page.get_by_role("button", name="Połącz graczy").click()
+    expect(names).to_have_count(5)
 
     # Lucyna and Łukasz sat at one table: the merge is refused, next to the choice.
     page.get_by_role("link", name="Połącz gracza Łukasz z innym").click()

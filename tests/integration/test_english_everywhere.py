@@ -332,6 +332,25 @@ def form_answers(family: Family) -> dict[str, str]:
     for answer in (restored, again):  # restored, and told so on a second tap
         page = family.browser.get(answer.headers["Location"]).get_data(as_text=True)
         answers[f"POST {entry.group(1)} ({len(answers)})"] = visible_text(page)
+    # Zosia merged into Ala by mistake, and the merge undone (twice: told so the second time).
+    with family.app.app_context():
+        games.create_game(family.account_id, "standard", ["Zosia"])
+        zosia = db.session.scalar(
+            select(Player.id).where(Player.account_id == family.account_id, Player.name == "Zosia")
+        )
+    merged = family.browser.post(
+        f"/gracze/{zosia}/polacz",
+        data={"csrf_token": token.group(1), "target": str(family.player_id)},
+    )
+    assert merged.status_code == 303
+    players_page = family.browser.get(merged.headers["Location"]).get_data(as_text=True)
+    answers["POST merge"] = visible_text(players_page)
+    undo = re.search(r'action="(/gracze/polaczenia/\d+/cofnij)"', players_page)
+    assert undo, "the merge can be undone"
+    for n in range(2):
+        undone = family.browser.post(undo.group(1), data={"csrf_token": token.group(1)})
+        page = family.browser.get(undone.headers["Location"]).get_data(as_text=True)
+        answers[f"POST {undo.group(1)} ({n})"] = visible_text(page)
     return answers
 
 
@@ -400,7 +419,16 @@ def test_a_family_switched_to_english_sees_no_polish_anywhere(family: Family):
     )
     assert not polish, f"Polish left on {len(polish)} pages:\n{by_word(polish)}"
     said = " ".join(refused.values())
-    for english in ("Game deleted", "Undo", "Restore", "Game restored", "restored already"):
+    for english in (
+        "Game deleted",
+        "Undo",
+        "Restore",
+        "Game restored",
+        "restored already",
+        "Recent merges",
+        "Merge undone",
+        "undone already",
+    ):
         assert english in said, english
     not_english = {url: lang for url, lang in pages.languages.items() if lang != "en"}
     assert not not_english

@@ -43,6 +43,7 @@ TABLES = {
     "game_invitations",
     "seat_reviews",
     "deleted_games",
+    "player_merges",
     "alembic_version",
 }
 

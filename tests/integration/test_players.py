@@ -285,7 +285,9 @@ def test_a_player_with_games_is_not_deleted(app: Flask, table: Table):
 # --- merging two players -----------------------------------------------------------------
 
 
-def test_merging_moves_the_history_and_raises_the_versions(app: Flask, table: Table):
+def ala_and_alicja(app: Flask, table: Table) -> tuple[int, int, int]:
+    """Ala's game alone, Alicja's finished game with Ola, and Ola's and Alicja's game in play:
+    their ids (Alicja is Ala entered twice)."""
     with app.app_context():
         account = table.account_id
         solo = play_table_game(account, "standard", {"Ala": SHEETS["best"]}, "2025-03-01T18:00")
@@ -295,7 +297,11 @@ def test_merging_moves_the_history_and_raises_the_versions(app: Flask, table: Ta
             {"Alicja": SHEETS["no_bonus"], "Ola": SHEETS["best"]},
             "2025-03-02T18:00",
         )
-        open_game = games.create_game(account, "standard", ["Ola", "Alicja"]).id
+        return solo, as_alicja, games.create_game(account, "standard", ["Ola", "Alicja"]).id
+
+
+def test_merging_moves_the_history_and_raises_the_versions(app: Flask, table: Table):
+    solo, as_alicja, open_game = ala_and_alicja(app, table)
     before = versions(app, solo, as_alicja, open_game)
     ala, alicja = player_id(table, "Ala"), player_id(table, "Alicja")
 
@@ -315,10 +321,10 @@ def test_merging_moves_the_history_and_raises_the_versions(app: Flask, table: Ta
     assert table.view(as_alicja).names == ["Ala", "Ola"]
     assert table.view(open_game).names == ["Ola", "Ala"]
     with app.app_context():
-        (ala_stats,) = stats.player_stats(account, GameFilter(), ala)
+        (ala_stats,) = stats.player_stats(table.account_id, GameFilter(), ala)
         assert (ala_stats.overall.games, ala_stats.overall.wins) == (2, 1)
         assert (ala_stats.overall.best, ala_stats.overall.worst) == (308, 267)
-        found = history.search(account, GameFilter(player_ids=frozenset({ala})))
+        found = history.search(table.account_id, GameFilter(player_ids=frozenset({ala})))
         assert sorted(e.game.id for e in found.entries) == sorted([solo, as_alicja, open_game])
         assert db.session.get(Player, alicja) is None
     assert table.client.get(f"/gracze/{alicja}/statystyki").status_code == 404
@@ -602,3 +608,187 @@ def test_two_phones_merging_two_players_into_each_other_at_once(app: Flask, tabl
         assert len(survivors) == 1
         with app.app_context():
             assert players.games_of(player_id(table, survivors[0])) == 2
+
+
+# --- a merge undone („Cofnij połączenie”) -------------------------------------------------------
+
+UNDO_MERGE = re.compile(r'action="/gracze/polaczenia/(\d+)/cofnij"')
+
+
+def stats_of(app: Flask, account: int, player: int) -> tuple[int, int, int | None, int | None]:
+    with app.app_context():
+        (found,) = stats.player_stats(account, GameFilter(), player)
+        o = found.overall
+        return (o.games, o.wins, o.best, o.worst)
+
+
+def test_cofnij_beside_the_merge_gives_alicja_her_games_back(app: Flask, table: Table):
+    solo, as_alicja, open_game = ala_and_alicja(app, table)
+    ala, alicja = player_id(table, "Ala"), player_id(table, "Alicja")
+    alicja_before = stats_of(app, table.account_id, alicja)
+    ala_before = stats_of(app, table.account_id, ala)
+    merged = table.post(f"/gracze/{alicja}/polacz", {"target": str(ala)})
+    page = table.client.get(merged.headers["Location"]).get_data(as_text=True)
+    (merge,) = set(UNDO_MERGE.findall(page))  # beside the message, and in the list
+    assert "Ostatnie połączenia" in page
+    versions_merged = versions(app, solo, as_alicja, open_game)
+
+    undone = table.post(f"/gracze/polaczenia/{merge}/cofnij")
+
+    assert undone.status_code == 303
+    back = player_id(table, "Alicja")
+    assert back != alicja  # a new player of the old name
+    assert undone.headers["Location"] == f"/gracze#p{back}"
+    said = text_of(table.client.get("/gracze").get_data(as_text=True))
+    assert (
+        "Cofnięto połączenie: Alicja znów jest osobnym graczem, a Ala ma swoje gry jak przedtem."
+        in said
+    )
+    assert "Ostatnie połączenia" not in said
+    assert names_of(table) == ["Ala", "Alicja", "Ola"]
+    assert table.view(as_alicja).names == ["Alicja", "Ola"]
+    assert table.view(open_game).names == ["Ola", "Alicja"]
+    assert table.view(solo).names == ["Ala"]
+    assert stats_of(app, table.account_id, back) == alicja_before
+    assert stats_of(app, table.account_id, ala) == ala_before
+    # the games whose seat moved back are raised again; Ala's own is not touched
+    assert versions(app, solo, as_alicja, open_game) == [
+        versions_merged[0],
+        versions_merged[1] + 1,
+        versions_merged[2] + 1,
+    ]
+    assert audit_details(app, audit.PLAYERS_UNMERGED) == [
+        f"gracz {ala} (Ala) → {back} (Alicja), gier: 2"
+    ]
+
+
+def test_an_undone_merge_keeps_the_reviews_with_their_seats(app: Flask, table: Table):
+    from tracker.models import SeatReview
+
+    with app.app_context():
+        account = table.account_id
+        game = play_table_game(
+            account,
+            "standard",
+            {"Alicja": SHEETS["no_bonus"], "Ola": SHEETS["best"]},
+            "2025-03-02T18:00",
+        )
+        play_table_game(account, "standard", {"Ala": SHEETS["best"]}, "2025-03-01T18:00")
+    ala, alicja = player_id(table, "Ala"), player_id(table, "Alicja")
+    with app.app_context():
+        merged = players.merge_players(table.account_id, alicja, ala)
+        players.undo_merge(table.account_id, merged.merge_id)
+        reviews = dict(
+            db.session.execute(
+                select(SeatReview.seat, SeatReview.player_id).where(SeatReview.game_id == game)
+            ).all()
+        )
+    assert reviews == {0: player_id(table, "Alicja"), 1: player_id(table, "Ola")}
+
+
+def test_games_started_after_the_merge_stay_with_the_remaining_player(app: Flask, table: Table):
+    with app.app_context():
+        account = table.account_id
+        play_table_game(account, "standard", {"Alicja": SHEETS["best"]}, "2025-03-02T18:00")
+        games.create_game(account, "standard", ["Ala"])
+    ala, alicja = player_id(table, "Ala"), player_id(table, "Alicja")
+    with app.app_context():
+        merged = players.merge_players(table.account_id, alicja, ala)
+        later = games.create_game(table.account_id, "standard", ["Ala", "Ola"]).id
+        players.undo_merge(table.account_id, merged.merge_id)
+
+    assert table.view(later).names == ["Ala", "Ola"]
+    assert stats_of(app, table.account_id, player_id(table, "Alicja"))[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("meanwhile", "message", "code"),
+    [
+        pytest.param(
+            "undone",
+            "To połączenie już cofnięto (może na innym telefonie).",
+            players.MERGE_UNDONE,
+            id="undone-already",
+        ),
+        pytest.param(
+            "name",
+            "Nie da się cofnąć: imię Alicja ma teraz inny gracz. Zmień mu imię i cofnij "
+            "jeszcze raz.",
+            players.NAME_TAKEN,
+            id="name-taken",
+        ),
+        pytest.param(
+            "merged-away",
+            "Nie da się cofnąć: gracza, z którym połączono Alicja, połączono tymczasem z innym.",
+            "player_gone",
+            id="target-merged-away",
+        ),
+    ],
+)
+def test_an_undo_that_cannot_be_done_says_why_and_changes_nothing(
+    app: Flask, table: Table, meanwhile: str, message: str, code: str
+):
+    with app.app_context():
+        account = table.account_id
+        play_table_game(account, "standard", {"Alicja": SHEETS["best"]}, "2025-03-02T18:00")
+        play_table_game(account, "standard", {"Ala": SHEETS["best"]}, "2025-03-03T18:00")
+        play_table_game(account, "standard", {"Zosia": SHEETS["best"]}, "2025-03-04T18:00")
+    ala, alicja, zosia = (player_id(table, n) for n in ("Ala", "Alicja", "Zosia"))
+    with app.app_context():
+        merged = players.merge_players(table.account_id, alicja, ala)
+        if meanwhile == "undone":
+            players.undo_merge(table.account_id, merged.merge_id)
+        elif meanwhile == "name":
+            players.rename_player(table.account_id, zosia, "ALICJA")
+        else:
+            players.merge_players(table.account_id, ala, zosia)
+    before = names_of(table)
+
+    refused = table.post(f"/gracze/polaczenia/{merged.merge_id}/cofnij")
+
+    assert refused.status_code == 303
+    assert message in text_of(table.client.get("/gracze").get_data(as_text=True))
+    assert names_of(table) == before
+    with app.app_context(), pytest.raises(Conflict) as again:
+        players.undo_merge(table.account_id, merged.merge_id)
+    assert again.value.code == code
+
+
+def test_anothers_merge_an_old_one_or_no_token_cannot_be_undone(app: Flask, table: Table):
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from tracker.models import PlayerMerge, utcnow
+
+    with app.app_context():
+        play_table_game(
+            table.account_id, "standard", {"Alicja": SHEETS["best"]}, "2025-03-02T18:00"
+        )
+        games.create_game(table.account_id, "standard", ["Ala"])
+    ala, alicja = player_id(table, "Ala"), player_id(table, "Alicja")
+    with app.app_context():
+        merge_id = players.merge_players(table.account_id, alicja, ala).merge_id
+
+    assert table.client.post(f"/gracze/polaczenia/{merge_id}/cofnij").status_code == 400
+    other = app.test_client()
+    assert sign_up(other, "Nowakowie").status_code == 302
+    refused = other.post(
+        f"/gracze/polaczenia/{merge_id}/cofnij", data={"csrf_token": page_csrf(other)}
+    )
+    assert refused.status_code == 404
+    assert "Alicja" not in other.get("/gracze").get_data(as_text=True)
+    with app.app_context():
+        db.session.execute(
+            update(PlayerMerge)
+            .where(PlayerMerge.id == merge_id)
+            .values(merged_at=utcnow() - timedelta(days=players.MERGE_UNDO_DAYS, seconds=1))
+        )
+        db.session.commit()
+    assert "Ostatnie połączenia" not in table.client.get("/gracze").get_data(as_text=True)
+    old = table.post(f"/gracze/polaczenia/{merge_id}/cofnij")
+    assert old.status_code == 404
+    assert "Tego połączenia nie da się już cofnąć: minęło 30 dni" in text_of(
+        old.get_data(as_text=True)
+    )
+    assert names_of(table) == ["Ala"]

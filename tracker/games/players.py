@@ -14,7 +14,7 @@ from ..forms import EmptyForm, add_error
 from ..i18n import _
 from ..models import Player
 from ..services import NotFound, ServiceError, players
-from ..web import account_id
+from ..web import UNDO_MERGE, account_id
 from .forms import MergeForm, RenameForm
 from .views import bp
 
@@ -74,7 +74,38 @@ def _render_players(failed_id: int | None = None, failed: RenameForm | None = No
         else:
             form = RenameForm(prefix=f"p{player.id}", formdata=None, data={"name": player.name})
         rows.append((row, form))
-    return render_template("games/players.html", rows=rows)
+    return render_template(
+        "games/players.html",
+        rows=rows,
+        merges=players.recent_merges(account_id()),
+        undo_days=players.MERGE_UNDO_DAYS,
+        form=EmptyForm(),
+    )
+
+
+@bp.post("/gracze/polaczenia/<int:merge_id>/cofnij")
+def undo_merge(merge_id: int) -> ResponseReturnValue:
+    """Take a merge apart again („Cofnij połączenie”): beside the merge's message, and in the
+    players page's list of recent merges."""
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    try:
+        back, remains = players.undo_merge(account_id(), merge_id)
+    except NotFound as exc:
+        abort(404, exc.message)
+    except ServiceError as exc:
+        flash(exc.message, "error")
+        return _to_players()
+    flash(
+        _(
+            "Cofnięto połączenie: %(name)s znów jest osobnym graczem, a %(other)s ma swoje gry "
+            "jak przedtem.",
+            name=back.name,
+            other=remains.name,
+        ),
+        "success",
+    )
+    return _to_players(back.id)
 
 
 @bp.route("/gracze/<int:player_id>/usun", methods=["GET", "POST"])
@@ -119,7 +150,7 @@ def merge_player(player_id: int) -> ResponseReturnValue:
         else:
             name = player.name  # the player is gone after the merge
             try:
-                target, moved = players.merge_players(account_id(), player.id, target_id)
+                merged = players.merge_players(account_id(), player.id, target_id)
             except NotFound as exc:
                 abort(404, exc.message)
             except ServiceError as exc:
@@ -131,13 +162,19 @@ def merge_player(player_id: int) -> ResponseReturnValue:
                         "Połączono: %(name)s i %(target)s to teraz jeden gracz, %(target)s. "
                         "Przeniesione gry: %(moved)d.",
                         name=name,
-                        target=target.name,
-                        moved=moved,
+                        target=merged.target.name,
+                        moved=merged.moved,
                     ),
                     "success",
                 )
-                return _to_players(target.id)
+                flash(str(merged.merge_id), UNDO_MERGE)  # base.html offers „Cofnij” for it
+                return _to_players(merged.target.id)
     games = players.games_of(player.id)
     return render_template(
-        "games/player_merge.html", player=player, games=games, others=others, form=form
+        "games/player_merge.html",
+        player=player,
+        games=games,
+        others=others,
+        form=form,
+        undo_days=players.MERGE_UNDO_DAYS,
     ), status

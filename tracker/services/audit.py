@@ -1,7 +1,7 @@
 """The audit log: sign-ins (and failed ones), sign-outs, password changes and resets, API tokens
-created and revoked, imports, deleted games and games restored from the trash, deleted and
-merged players, game invitations made, revoked and used, for the person who runs the server
-(`flask --app tracker audit`).
+created and revoked, imports, deleted games and games restored from the trash, deleted,
+merged and unmerged players, game invitations made, revoked and used, for the person who runs
+the server (`flask --app tracker audit`).
 
 `record` adds the event to the current transaction, so it is written with what it records (and
 not at all when that is rolled back); `commit=True` writes it on its own. Details never hold a
@@ -31,6 +31,7 @@ GAME_DELETED = "game_deleted"
 GAME_RESTORED = "game_restored"  # from the trash („Kosz”)
 PLAYER_DELETED = "player_deleted"
 PLAYERS_MERGED = "players_merged"
+PLAYERS_UNMERGED = "players_unmerged"  # a merge undone („Cofnij połączenie”)
 # A game's invitation („Dołącz telefon”): made, revoked, and used by a phone to join.
 INVITATION_CREATED = "invitation_created"
 INVITATION_REVOKED = "invitation_revoked"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
@@ -24,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from ..collation import polish_sorted
 from ..extensions import db
 from ..i18n import N_, _, gettext, ngettext
-from ..models import Game, GameSeat, Player, name_key
+from ..models import Game, GameSeat, Player, PlayerMerge, name_key, utcnow
 from ..store import games as store
 from ..store import skill as skill_store
 from . import audit
@@ -36,6 +37,11 @@ NAME_MAX = 30  # characters as people count them: "👨‍👩‍👧 Kowalscy" 
 # What the column holds (code points): room for 30 characters with a few emoji among them.
 NAME_CODE_POINTS = 120
 NO_PLAYER = N_("Nie ma takiego gracza.")  # shown through gettext
+# How long a merge can be undone („Cofnij połączenie”, the players page lists them).
+MERGE_UNDO_DAYS = 30
+NO_MERGE = N_("Tego połączenia nie da się już cofnąć: minęło %(days)d dni albo go nie było.")
+MERGE_UNDONE = "merge_undone"  # the refusal's code: undone already (another phone)
+NAME_TAKEN = "name_taken"
 
 
 class PlayerHasGames(Conflict):
@@ -110,6 +116,27 @@ def list_players_with_games(account_id: int) -> list[PlayerRow]:
         PlayerRow(p, counts.get((p.id, True), 0), counts.get((p.id, False), 0))
         for p in list_players(account_id)
     ]
+
+
+@dataclass(frozen=True)
+class Merged:
+    """A merge done: the player that stayed, how many games changed hands, and the merge's id
+    (for „Cofnij połączenie”)."""
+
+    target: Player
+    moved: int
+    merge_id: int
+
+
+@dataclass(frozen=True)
+class MergeEntry:
+    """A merge that can still be undone, as the players page lists it."""
+
+    id: int
+    source_name: str
+    target_name: str
+    games: int
+    merged_at: datetime
 
 
 def get_player(account_id: int, player_id: int) -> Player:
@@ -222,12 +249,13 @@ def delete_player(account_id: int, player_id: int) -> str:
     return name
 
 
-def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Player, int]:
+def merge_players(account_id: int, source_id: int, target_id: int) -> Merged:
     """Merge `source` into `target` (one person entered under two names): every seat of source
     becomes target's, then source is deleted, in one transaction. The figures cached on a seat
     are the seat's own, so nothing is recomputed; statistics and history read seats by player
     id and show source's games under target. Refused when both sat in one game
-    (PlayersShareAGame). Returns the target and the number of games that changed hands."""
+    (PlayersShareAGame). The merge is recorded (`PlayerMerge`) so that `undo_merge` can take
+    it apart for `MERGE_UNDO_DAYS`."""
     get_player(account_id, source_id)
     chosen = get_player(account_id, target_id).name
     if source_id == target_id:
@@ -266,6 +294,14 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Play
             moved = store.move_seats(source.id, target.id)
             skill_store.move_reviews(source.id, target.id)  # who plays best follows
             store.bump_versions(sorted(set(moved) - set(locked)))  # a game started meanwhile
+            merge = PlayerMerge(
+                account_id=account_id,
+                source_name=source.name,
+                source_created_at=source.created_at,
+                target_id=target.id,
+                game_ids=moved,
+            )
+            db.session.add(merge)
             db.session.execute(delete(Player).where(Player.id == source.id))
             audit.record(
                 audit.PLAYERS_MERGED,
@@ -284,7 +320,100 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> tuple[Play
                 )
             ) from None
     db.session.expire_all()  # the session's seats and players still say who sat where before
-    return get_player(account_id, target_id), len(moved)
+    return Merged(get_player(account_id, target_id), len(moved), merge.id)
+
+
+def recent_merges(account_id: int) -> list[MergeEntry]:
+    """The account's merges of the last `MERGE_UNDO_DAYS` not undone, whose remaining player
+    is still there (one merged away since cannot be taken apart), the latest first."""
+    since = utcnow() - timedelta(days=MERGE_UNDO_DAYS)
+    rows = db.session.execute(
+        select(PlayerMerge, Player.name)
+        .join(Player, Player.id == PlayerMerge.target_id)
+        .where(
+            PlayerMerge.account_id == account_id,
+            Player.account_id == account_id,
+            PlayerMerge.undone_at.is_(None),
+            PlayerMerge.merged_at > since,
+        )
+        .order_by(PlayerMerge.merged_at.desc(), PlayerMerge.id.desc())
+    )
+    return [
+        MergeEntry(merge.id, merge.source_name, name, len(merge.game_ids), merge.merged_at)
+        for merge, name in rows
+    ]
+
+
+def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
+    """Take a merge apart: a player of the merged-away name again (a new player, created when
+    the first was), with exactly the seats (and reviews) the merge moved, of the games still
+    there; the games started since stay the remaining player's. Returns (the player back, the
+    player that remains).
+
+    NotFound for a merge the account does not have or older than `MERGE_UNDO_DAYS`; Conflict
+    when it was undone already (`MERGE_UNDONE`), when the remaining player has been merged away
+    or deleted since (`PLAYER_GONE`), or when another player has the name now (`NAME_TAKEN`)."""
+    since = utcnow() - timedelta(days=MERGE_UNDO_DAYS)
+    with store.writing():
+        merge = db.session.scalar(
+            select(PlayerMerge)
+            .where(PlayerMerge.id == merge_id, PlayerMerge.account_id == account_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        if merge is None or merge.merged_at <= since:
+            raise NotFound(gettext(NO_MERGE, days=MERGE_UNDO_DAYS))
+        if merge.undone_at is not None:
+            raise Conflict(
+                _("To połączenie już cofnięto (może na innym telefonie)."), code=MERGE_UNDONE
+            )
+        target = _locked(account_id, merge.target_id).get(merge.target_id)
+        if target is None:
+            raise Conflict(
+                _(
+                    "Nie da się cofnąć: gracza, z którym połączono %(name)s, połączono tymczasem "
+                    "z innym.",
+                    name=merge.source_name,
+                ),
+                code=PLAYER_GONE,
+            )
+        name, key = merge.source_name, name_key(merge.source_name)
+        if store.player_ids(account_id, [key]):
+            raise Conflict(
+                _(
+                    "Nie da się cofnąć: imię %(name)s ma teraz inny gracz. Zmień mu imię i cofnij "
+                    "jeszcze raz.",
+                    name=merge.source_name,
+                ),
+                code=NAME_TAKEN,
+            )
+        back = Player(
+            account_id=account_id,
+            name=merge.source_name,
+            name_key=key,
+            created_at=merge.source_created_at,
+        )
+        db.session.add(back)
+        db.session.flush()
+        moved = store.move_seats_in(target.id, back.id, list(merge.game_ids))
+        skill_store.move_reviews_in(target.id, back.id, moved)
+        store.bump_versions(moved)  # their seats get another name again
+        merge.undone_at = utcnow()
+        audit.record(
+            audit.PLAYERS_UNMERGED,
+            account_id,
+            f"gracz {target.id} ({target.name}) → {back.id} ({back.name}), gier: {len(moved)}",
+        )
+        try:
+            db.session.commit()
+        except IntegrityError:  # the name was taken meanwhile (PostgreSQL: a new game's player)
+            db.session.rollback()
+            raise Conflict(
+                _("Nie da się cofnąć: imię %(name)s właśnie dostał inny gracz.", name=name),
+                code=NAME_TAKEN,
+            ) from None
+    db.session.expire_all()
+    return get_player(account_id, back.id), get_player(account_id, target.id)
 
 
 def _shared_games(a: int, b: int) -> int:

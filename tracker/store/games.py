@@ -623,6 +623,29 @@ def move_seats(from_player: int, to_player: int) -> list[int]:
     return sorted(result.scalars())
 
 
+_MOVE_SEATS_IN = (
+    update(_seats)
+    .where(
+        _seats.c.player_id == bindparam("from_player"),
+        _seats.c.game_id.in_(bindparam("game_ids", expanding=True)),
+    )
+    .values(player_id=bindparam("to_player"))
+    .returning(_seats.c.game_id)
+)
+
+
+def move_seats_in(from_player: int, to_player: int, game_ids: list[int]) -> list[int]:
+    """`move_seats` for these games only (a merge undone); the ids of the games whose seat
+    moved (a game deleted meanwhile has none)."""
+    if not game_ids:
+        return []
+    result = connection().execute(
+        _MOVE_SEATS_IN,
+        {"from_player": from_player, "to_player": to_player, "game_ids": game_ids},
+    )
+    return sorted(result.scalars())
+
+
 def rematch_of(game_id: int) -> int | None:
     """The rematch already started of this game, if any."""
     found = connection().execute(_REMATCH, {"game_id": game_id}).scalar()

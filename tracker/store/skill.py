@@ -119,6 +119,24 @@ def move_reviews(from_player: int, to_player: int) -> None:
     games.connection().execute(_MOVE, {"from_player": from_player, "to_player": to_player})
 
 
+_MOVE_IN = (
+    update(_reviews)
+    .where(
+        _reviews.c.player_id == bindparam("from_player"),
+        _reviews.c.game_id.in_(bindparam("game_ids", expanding=True)),
+    )
+    .values(player_id=bindparam("to_player"))
+)
+
+
+def move_reviews_in(from_player: int, to_player: int, game_ids: list[int]) -> None:
+    """`move_reviews` for these games only (a merge undone)."""
+    if game_ids:
+        games.connection().execute(
+            _MOVE_IN, {"from_player": from_player, "to_player": to_player, "game_ids": game_ids}
+        )
+
+
 def reviewable_game_ids() -> list[int]:
     return list(games.connection().execute(_REVIEWABLE).scalars())
 
