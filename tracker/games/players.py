@@ -105,7 +105,8 @@ def undo_merge(merge_id: int) -> ResponseReturnValue:
         ),
         "success",
     )
-    return _to_players(back.id)
+    # The top of the page, where the message is: the „Cofnij” tapped may be far below it.
+    return _to_players()
 
 
 @bp.route("/gracze/<int:player_id>/usun", methods=["GET", "POST"])
