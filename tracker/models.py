@@ -388,6 +388,7 @@ class DeletedGame(Model):
     __tablename__ = "deleted_games"
     __table_args__ = (
         Index("ix_deleted_games_account_deleted", "account_id", "deleted_at"),
+        Index("ix_deleted_games_account_game", "account_id", "game_id"),
         # Never used twice: an old page's „Przywróć” must not restore another game.
         {"sqlite_autoincrement": True},
     )
@@ -395,6 +396,9 @@ class DeletedGame(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     uid: Mapped[str] = mapped_column(String(32))
+    # The id the game had: a phone still on its page is told it was deleted, or led to the game
+    # it was restored as. None for entries from before the column.
+    game_id: Mapped[int | None] = mapped_column(default=None)
     variant: Mapped[str] = mapped_column(String(20))
     names: Mapped[list[str]] = mapped_column(JSON)  # the seats' names, in seating order
     started_at: Mapped[datetime]

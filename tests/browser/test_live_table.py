@@ -132,6 +132,35 @@ def test_an_undo_and_the_end_of_a_game_reach_the_other_phones(phones: Any):
     expect(a.locator("[data-undone-elsewhere]")).to_have_count(0)  # its own undo: its own page
 
 
+def test_a_game_deleted_on_another_phone_says_so_and_its_restore_leads_back(
+    phones: Any, screenshot
+):
+    """Ola's phone is on the game when Ala's deletes it by mistake: Ola's screen says where the
+    game went, and once Ala taps „Cofnij”, Ola's reload opens the game restored."""
+    (a, b), path = table_of(phones, 2, ["Ala", "Ola"])
+    tap_dice(a, "66612")
+    field_button(a, "sixes").click()
+    expect(b.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS)
+
+    a.goto(f"{path}/usun")
+    a.get_by_role("button", name="Tak, usuń grę").click()
+
+    expect(b.get_by_text(re.compile(r"^Tę grę usunięto \(dziś"))).to_be_visible(timeout=LIVE_MS)
+    expect(b.get_by_text(re.compile("Leży w koszu: Historia → Kosz"))).to_be_visible()
+    screenshot(b, "game-deleted-elsewhere")
+    a.locator(".flash-with-undo").get_by_role("button", name="Cofnij usunięcie gry").click()
+    expect(a.get_by_text(re.compile("^Przywrócono grę"))).to_be_visible()
+
+    b.reload()
+
+    expect(b).to_have_url(a.url)
+    expect(
+        b.get_by_text("Tę grę przywrócono z kosza (może na innym telefonie). Oto ona.")
+    ).to_be_visible()
+    expect(b.locator(".turn-name")).to_have_text("Ola")
+    expect(b.locator(".turn").first).to_contain_text("Ala 18")
+
+
 def test_a_turn_written_meanwhile_is_named_and_the_typed_dice_stay(phones: Any):
     (a, b), _ = table_of(phones, 2, ["Ala", "Ola"])
     # Phone B does not hear of phone A's write (its polls answer "nothing new").

@@ -281,7 +281,8 @@ def test_cofnij_beside_the_deletion_brings_the_game_back(table: Table):
     assert [(t.dice, t.field) for t in view.turns] == [
         (dice, field) for dice, field in STANDARD_SHEET[:3]
     ]
-    assert client.get(f"/gry/{game_id}").status_code == 404  # the old id stays gone
+    # the old id is not the game's again: it leads to the restored game
+    assert client.get(f"/gry/{game_id}").headers["Location"] == f"/gry/{new_id}"
     # „Cofnij” is offered once: the next page has none
     assert not RESTORE.search(client.get("/").get_data(as_text=True))
 
@@ -353,3 +354,70 @@ def test_the_trash_is_for_signed_in_accounts_only(client: FlaskClient):
 
     assert response.status_code == 302
     assert "/logowanie" in response.headers["Location"]
+
+
+# --- the deleted game's old address, on another phone ----------------------------------------
+
+
+def test_the_old_address_says_the_game_was_deleted_then_leads_to_it_restored(
+    app: Flask, table: Table
+):
+    client = table.client
+    game_id = table.new_game(["Ala", "Ola"])
+    table.write(game_id, *STANDARD_SHEET[0])
+    home = delete(table, game_id)
+    (entry,) = RESTORE.findall(home)
+
+    for url in (f"/gry/{game_id}", f"/gry/{game_id}/tabela"):
+        deleted = client.get(url)
+        assert deleted.status_code == 404, url
+        said = text_of(deleted.get_data(as_text=True))
+        assert "Tę grę usunięto (dziś " in said
+        assert "Leży w koszu: Historia → Kosz, skąd można ją przywrócić." in said
+    assert client.get(f"/gry/{game_id}/stan").status_code == 404  # what a phone polls
+
+    restored = table.post(f"/historia/kosz/{entry}/przywroc")
+    new_id = int(restored.headers["Location"].rsplit("/", 1)[1])
+    client.get(restored.headers["Location"])  # this phone's message read
+
+    for old, new in (
+        (f"/gry/{game_id}", f"/gry/{new_id}"),
+        (f"/gry/{game_id}/tabela", f"/gry/{new_id}/tabela"),
+    ):
+        moved = client.get(old)
+        assert moved.status_code == 303, old
+        assert moved.headers["Location"] == new
+        page = text_of(client.get(new).get_data(as_text=True))
+        assert "Tę grę przywrócono z kosza (może na innym telefonie). Oto ona." in page
+    # a write to the old address, and a background redraw, are not sent on: the 404 says why
+    write = table.post(
+        f"/gry/{game_id}/ruch", {"dice": "66612", "field": "sixes", "column": "0", "seq": "2"}
+    )
+    assert write.status_code == 404
+    assert "Tę grę przywrócono z kosza jako nową grę" in text_of(write.get_data(as_text=True))
+    assert client.get(f"/gry/{game_id}?dice=66612&seq=2&fragment=fields").status_code == 404
+    assert len(table.view(new_id).turns) == 1  # nothing written through the old address
+
+
+def test_the_old_address_says_nothing_to_another_account_or_after_the_trash(
+    app: Flask, table: Table
+):
+    game_id = table.new_game(["Ala"])
+    delete(table, game_id)
+    other = app.test_client()
+    assert sign_up(other, "Nowakowie").status_code == 302
+
+    theirs = text_of(other.get(f"/gry/{game_id}").get_data(as_text=True))
+
+    assert "Nie ma takiej gry." in theirs
+    assert "usunięto" not in theirs
+    with app.app_context():
+        db.session.execute(
+            update(DeletedGame).values(
+                deleted_at=utcnow() - timedelta(days=trash.KEEP_DAYS, seconds=1)
+            )
+        )
+        db.session.commit()
+    late = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+    assert "Tę grę usunięto (" in late
+    assert "Kosz" not in late.split("Tę grę usunięto", 1)[1][:80]

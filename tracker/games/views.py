@@ -21,9 +21,13 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_login import current_user
+from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import NotFound as HTTPNotFound
 from werkzeug.wrappers import Response
 
 from .. import rules
+from ..errors import render_error
 from ..forms import EmptyForm, add_error
 from ..guests import watching as guest_watching
 from ..i18n import _
@@ -34,7 +38,16 @@ from ..services.games import GameView, NeedsConfirmation, Overtaken
 from ..services.inputs import whole_number
 from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from ..web import UNDO_DELETE, account_id, and_list, local_zone, prefers_minimal, signed_in_only
+from ..web import (
+    REDRAW_HEADER,
+    UNDO_DELETE,
+    account_id,
+    and_list,
+    local_zone,
+    prefers_minimal,
+    signed_in_only,
+)
+from ..web import when as format_when
 from . import poker, watch
 from .forms import (
     BONUS_THRESHOLDS,
@@ -72,6 +85,44 @@ def _load(game_id: int) -> GameView:
         "etag": _etag(view),
     }
     return view
+
+
+@bp.errorhandler(404)
+def _not_found(error: HTTPException) -> ResponseReturnValue:
+    """A 404 of a game's page or form: for a game this account deleted, said so, or for one
+    restored meanwhile, the page of the game it is now (`_deleted_or_restored`); any other
+    404 as everywhere."""
+    game_id = (request.view_args or {}).get("game_id")
+    if isinstance(game_id, int) and current_user.is_authenticated:
+        said = _deleted_or_restored(game_id)
+        if isinstance(said, Response):
+            return said
+        if said is not None:
+            return render_error(HTTPNotFound(said))
+    return render_error(error)
+
+
+def _deleted_or_restored(game_id: int) -> Response | str | None:
+    """The old address of a game this account deleted (`trash.gone`), on a phone that still
+    shows it: restored meanwhile, a page (not a background redraw, not a write) opens the game
+    it is now; else what the 404 says happened. None for a game the account never deleted."""
+    gone = trash.gone(account_id(), game_id)
+    if gone is None:
+        return None
+    if gone.restored_as is not None:
+        page = request.method == "GET" and "fragment" not in request.args
+        if page and request.headers.get(REDRAW_HEADER) is None and request.endpoint:
+            flash(_("Tę grę przywrócono z kosza (może na innym telefonie). Oto ona."), "info")
+            target = {**(request.view_args or {}), "game_id": gone.restored_as}
+            return redirect(url_for(request.endpoint, **target), code=303)
+        return _("Tę grę przywrócono z kosza jako nową grę: otwórz ją ze strony głównej.")
+    when = format_when(gone.deleted_at)
+    if gone.in_trash:
+        return _(
+            "Tę grę usunięto (%(when)s). Leży w koszu: Historia → Kosz, skąd można ją przywrócić.",
+            when=when,
+        )
+    return _("Tę grę usunięto (%(when)s).", when=when)
 
 
 def _etag(view: GameView) -> str:

@@ -15,7 +15,9 @@ told it is back already. A seat's player is the same player as before when the a
 has them (renamed meanwhile or not); else the player of that name, else a new one.
 
 Entries older than `KEEP_DAYS` are removed (`purge`: at every deletion and every restore, and
-by `flask --app tracker purge-trash`); they are never listed or restored.
+by `flask --app tracker purge-trash`); they are never listed or restored. Until then an entry
+also answers for the game's old id (`gone`): a phone still on the deleted game's page is told
+it was deleted, or led to the game it was restored as.
 """
 
 from __future__ import annotations
@@ -121,6 +123,7 @@ def keep(account_id: int, game: Game) -> int:
             {
                 "account_id": account_id,
                 "uid": game.uid,
+                "game_id": game.id,
                 "variant": game.variant,
                 "names": [seat.player.name for seat in game.seats],
                 "started_at": game.started_at,
@@ -331,3 +334,31 @@ def _review(game_id: int) -> None:
     except Exception:
         db.session.rollback()
         logger.exception("Restored game %s: its seat reviews were not stored.", game_id)
+
+
+@dataclass(frozen=True)
+class Gone:
+    """What became of a game the account had under an id it has no longer (`gone`)."""
+
+    deleted_at: datetime
+    restored_as: int | None  # the game it was restored as, when it is still there
+    in_trash: bool  # it can still be restored
+
+
+def gone(account_id: int, game_id: int) -> Gone | None:
+    """What became of the account's game `game_id` that is not there: deleted (in the trash or
+    past its days), or restored under another id; None when the account never deleted a game
+    of that id (or deleted it before the trash kept ids). For the old address of a game that
+    another phone deleted or restored."""
+    row = db.session.execute(
+        select(_entries.c.deleted_at, _entries.c.restored_game_id)
+        .where(_entries.c.account_id == account_id, _entries.c.game_id == game_id)
+        .order_by(_entries.c.id.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return None
+    deleted_at, restored_id = row
+    restored_as = _existing(account_id, restored_id)
+    in_trash = restored_id is None and deleted_at > _cutoff()
+    return Gone(deleted_at, restored_as, in_trash)
