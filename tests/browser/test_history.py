@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 from tracker.services import games, transfer
 
 from . import phone
+from .axe import audit
 
 PASSWORD = "tajne hasło 123"
 
@@ -174,6 +175,7 @@ def test_a_game_deleted_by_mistake_comes_back_from_cofnij_and_the_trash(
     assert box["height"] >= 47.5
     assert no_sideways_scroll(page)
     screenshot(page, "deleted-with-undo")
+    audit(page, "home, a deletion with its „Cofnij”")
 
     undo.click()
 

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from tracker.services import games, trash
 
 from . import phone
+from .axe import audit
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467 Kowalscy"  # 👨‍👩‍👧 Kowalscy
 LONG_WORD = "Konstantynopolitańczykowianka"  # 29 letters: wider than a heading line
@@ -132,6 +133,7 @@ def test_players_page_deletes_and_merges_on_a_phone(
     assert no_sideways_scroll(page)
     assert small_tap_targets(page) == []
     screenshot(page, "players-merged-with-undo")
+    audit(page, "players, a merge with its „Cofnij”")
     page.locator(".flash-with-undo").get_by_role("button", name="Cofnij połączenie graczy").click()
     expect(
         page.get_by_text(
