@@ -303,6 +303,7 @@ def test_the_trash_page_lists_deleted_games_and_restores_them(table: Table):
     entries = RESTORE.findall(page)
     assert len(entries) == 2
     assert page.index("<strong>Ola, Jan</strong>") < page.index("<strong>Ala</strong>")
+    assert re.search(r"usunięta dziś \d\d:\d\d · zniknie \d+\.\d\d\.\d{4} ", text_of(page))
 
     restored = table.post(f"/historia/kosz/{entries[0]}/przywroc")
 
