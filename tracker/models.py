@@ -369,6 +369,10 @@ class PlayerMerge(Model):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     source_name: Mapped[str] = mapped_column(String(120))
     source_created_at: Mapped[datetime]
+    # The merged-away player's id (None for merges made before it was kept): a trash entry's
+    # seat of that player comes back to the target, and undoing a later merge of the target
+    # makes this a merge into the player back.
+    source_id: Mapped[int | None] = mapped_column(default=None)
     # No foreign key: the target may itself be merged away later, and the undo then says so.
     target_id: Mapped[int]
     game_ids: Mapped[list[int]] = mapped_column(JSON)  # the games whose seat moved
@@ -396,8 +400,9 @@ class DeletedGame(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     uid: Mapped[str] = mapped_column(String(32))
-    # The id the game had: a phone still on its page is told it was deleted, or led to the game
-    # it was restored as. None for entries from before the column.
+    # The id the game had (None for entries from before the column): a phone still on its page
+    # is told it was deleted, or led to the game it was restored as; a merge of one of its
+    # players follows the game to its new id on restore, and an undone one gives its seat back.
     game_id: Mapped[int | None] = mapped_column(default=None)
     variant: Mapped[str] = mapped_column(String(20))
     names: Mapped[list[str]] = mapped_column(JSON)  # the seats' names, in seating order

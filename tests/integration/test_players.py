@@ -792,3 +792,31 @@ def test_anothers_merge_an_old_one_or_no_token_cannot_be_undone(app: Flask, tabl
         old.get_data(as_text=True)
     )
     assert names_of(table) == ["Ala"]
+
+
+def test_merges_chained_can_be_undone_the_last_first(app: Flask, table: Table):
+    """Alicja into Ala, then Ala into Ola (both by mistake): undoing Ala→Ola brings Ala back as
+    a new player, and Alicja→Ala is a merge into her again: listed, and undone."""
+    with app.app_context():
+        account = table.account_id
+        for name, day in [("Alicja", 2), ("Ala", 3), ("Ola", 4)]:
+            play_table_game(account, "standard", {name: SHEETS["best"]}, f"2025-03-0{day}T18:00")
+    ala, alicja, ola = (player_id(table, n) for n in ("Ala", "Alicja", "Ola"))
+    alicja_before = stats_of(app, table.account_id, alicja)
+    with app.app_context():
+        first = players.merge_players(table.account_id, alicja, ala).merge_id
+        second = players.merge_players(table.account_id, ala, ola).merge_id
+
+    assert table.post(f"/gracze/polaczenia/{second}/cofnij").status_code == 303
+    page = table.client.get("/gracze").get_data(as_text=True)
+    assert set(UNDO_MERGE.findall(page)) == {str(first)}
+    undone = table.post(f"/gracze/polaczenia/{first}/cofnij")
+
+    assert undone.status_code == 303
+    assert "Cofnięto połączenie: Alicja znów jest osobnym graczem, a Ala ma swoje gry" in text_of(
+        table.client.get("/gracze").get_data(as_text=True)
+    )
+    assert names_of(table) == ["Ala", "Alicja", "Ola"]
+    assert stats_of(app, table.account_id, player_id(table, "Alicja")) == alicja_before
+    for name in ("Ala", "Ola"):
+        assert stats_of(app, table.account_id, player_id(table, name))[0] == 1

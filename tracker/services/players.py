@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..collation import polish_sorted
@@ -298,6 +298,7 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> Merged:
                 account_id=account_id,
                 source_name=source.name,
                 source_created_at=source.created_at,
+                source_id=source.id,
                 target_id=target.id,
                 game_ids=moved,
             )
@@ -398,6 +399,18 @@ def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
         moved = store.move_seats_in(target.id, back.id, list(merge.game_ids))
         skill_store.move_reviews_in(target.id, back.id, moved)
         store.bump_versions(moved)  # their seats get another name again
+        if merge.source_id is not None:
+            # A into B, then B into C, and this (B into C) undone: A was merged into B, who is
+            # back now, so A's merge can be undone again (from B, who has A's games back).
+            db.session.execute(
+                update(PlayerMerge)
+                .where(
+                    PlayerMerge.account_id == account_id,
+                    PlayerMerge.target_id == merge.source_id,
+                    PlayerMerge.undone_at.is_(None),
+                )
+                .values(target_id=back.id)
+            )
         merge.undone_at = utcnow()
         audit.record(
             audit.PLAYERS_UNMERGED,
