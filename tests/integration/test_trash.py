@@ -153,6 +153,45 @@ def test_two_seats_that_became_one_player_are_refused_and_the_entry_stays(app: F
         assert len(players.list_players(account)) == 1  # nothing half-written
 
 
+def test_a_seat_of_a_player_merged_since_comes_back_to_the_player_they_became(app: Flask):
+    """Alicja's game deleted, then Alicja merged into Ala, then Ala into Ola: the game comes
+    back as Ola's, not as a second „Alicja” the merges said was the same person."""
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Alicja", "Zosia"])
+        games.record_turn(account, game.id, "66612", "sixes")
+        for name in ("Ala", "Ola"):
+            games.create_game(account, "standard", [name])
+        ids = {p.name: p.id for p in players.list_players(account)}
+        entry = trash.delete_game(account, game.id)
+        players.merge_players(account, ids["Alicja"], ids["Ala"])
+        players.merge_players(account, ids["Ala"], ids["Ola"])
+
+        done = trash.restore(account, entry)
+
+        view = games.load(account, done.game_id)
+        assert [s.player.id for s in view.seats] == [ids["Ola"], ids["Zosia"]]
+        assert sorted(p.name for p in players.list_players(account)) == ["Ola", "Zosia"]
+
+
+def test_a_game_of_two_players_merged_since_into_one_is_refused(app: Flask):
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Ala", "Alicja"])
+        games.create_game(account, "standard", ["Ala"])
+        games.create_game(account, "standard", ["Alicja"])
+        ids = {p.name: p.id for p in players.list_players(account)}
+        entry = trash.delete_game(account, game.id)
+        players.merge_players(account, ids["Alicja"], ids["Ala"])
+
+        with pytest.raises(Conflict) as refused:
+            trash.restore(account, entry)
+
+        assert refused.value.code == trash.PLAYERS_JOINED
+        assert [p.name for p in players.list_players(account)] == ["Ala"]
+        assert [e.id for e in trash.entries(account)] == [entry]
+
+
 def test_restoring_twice_gives_one_game_and_says_where_it_is(app: Flask):
     with app.app_context():
         account = new_account("Kowalscy")

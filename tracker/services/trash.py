@@ -23,6 +23,7 @@ it was deleted, or led to the game it was restored as.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -30,7 +31,7 @@ from sqlalchemy import ColumnElement, delete, func, insert, select, update
 
 from ..extensions import db
 from ..i18n import N_, _, gettext
-from ..models import DeletedGame, Game, Player, name_key, utcnow
+from ..models import DeletedGame, Game, Player, PlayerMerge, name_key, utcnow
 from ..store import cache
 from ..store import games as store
 from . import audit, skill
@@ -52,6 +53,7 @@ logger = logging.getLogger(__name__)
 _entries = DeletedGame.__table__
 _players = Player.__table__
 _games = Game.__table__
+_merges = PlayerMerge.__table__
 
 
 @dataclass(frozen=True)
@@ -278,7 +280,8 @@ def _seat_players(
     players: dict[str, tuple[str, datetime | None]],
 ) -> dict[str, int]:
     """Each seat's player (name key → player id): the player the seat had when the account
-    still has them, else the account's player of that name, else a new player of that name.
+    still has them, or the player they were merged into since (`_merged_into`), else the
+    account's player of that name, else a new player of that name.
     Conflict when two seats would become one player (one was merged into the other)."""
     owned = {
         player_id: key
@@ -289,8 +292,9 @@ def _seat_players(
     by_key = {key: player_id for player_id, key in owned.items()}
     chosen: dict[str, int] = {}
     for key, stored in zip(keys, stored_ids, strict=True):
-        if stored in owned:
-            chosen[key] = stored
+        merged_into = _merged_into(account_id, stored, owned)
+        if merged_into is not None:
+            chosen[key] = merged_into
         elif key in by_key:
             chosen[key] = by_key[key]
         else:
@@ -311,6 +315,31 @@ def _seat_players(
             code=PLAYERS_JOINED,
         )
     return chosen
+
+
+def _merged_into(account_id: int, player_id: int, owned: Mapping[int, str]) -> int | None:
+    """The account's player that has the seats of `player_id` now: the player, or the one they
+    were merged into (and so on, A into B into C), unless that merge was undone; None when
+    there is none (the player was deleted, or the merge undone: the name decides then)."""
+    seen: set[int] = set()
+    while player_id not in owned:
+        if player_id in seen:
+            return None
+        seen.add(player_id)
+        target = db.session.scalar(
+            select(_merges.c.target_id)
+            .where(
+                _merges.c.account_id == account_id,
+                _merges.c.source_id == player_id,
+                _merges.c.undone_at.is_(None),
+            )
+            .order_by(_merges.c.id.desc())
+            .limit(1)
+        )
+        if target is None:
+            return None
+        player_id = int(target)
+    return player_id
 
 
 def _free_parent(account_id: int, uid: str) -> int | None:
