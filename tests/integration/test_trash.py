@@ -192,6 +192,33 @@ def test_a_game_of_two_players_merged_since_into_one_is_refused(app: Flask):
         assert [e.id for e in trash.entries(account)] == [entry]
 
 
+@pytest.mark.parametrize("restored", ["before-the-undo", "after-the-undo"])
+def test_a_merge_undone_gives_back_the_seat_of_a_game_deleted_since(app: Flask, restored: str):
+    """Alicja merged into Ala by mistake, then her game deleted: whether it is restored before
+    or after the merge is undone, it ends up Alicja's again, with her statistics."""
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Alicja", "Zosia"])
+        games.record_turn(account, game.id, "66612", "sixes")
+        games.create_game(account, "standard", ["Ala"])
+        ids = {p.name: p.id for p in players.list_players(account)}
+        merge = players.merge_players(account, ids["Alicja"], ids["Ala"]).merge_id
+        entry = trash.delete_game(account, game.id)
+        if restored == "before-the-undo":
+            game_id = trash.restore(account, entry).game_id
+            players.undo_merge(account, merge)
+        else:
+            players.undo_merge(account, merge)
+            game_id = trash.restore(account, entry).game_id
+
+        view = games.load(account, game_id)
+        back = {p.name: p.id for p in players.list_players(account)}
+        assert view.names == ["Alicja", "Zosia"]
+        assert [s.player.id for s in view.seats] == [back["Alicja"], ids["Zosia"]]
+        assert players.games_of(back["Ala"]) == 1
+        assert view.table.scores[0] == 18
+
+
 def test_restoring_twice_gives_one_game_and_says_where_it_is(app: Flask):
     with app.app_context():
         account = new_account("Kowalscy")

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from ..collation import polish_sorted
 from ..extensions import db
 from ..i18n import N_, _, gettext, ngettext
-from ..models import Game, GameSeat, Player, PlayerMerge, name_key, utcnow
+from ..models import DeletedGame, Game, GameSeat, Player, PlayerMerge, name_key, utcnow
 from ..store import games as store
 from ..store import skill as skill_store
 from . import audit
@@ -356,6 +356,9 @@ def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
     or deleted since (`PLAYER_GONE`), or when another player has the name now (`NAME_TAKEN`)."""
     since = utcnow() - timedelta(days=MERGE_UNDO_DAYS)
     with store.writing():
+        # Before any row (as `trash.restore` takes it): a restore of one of the merge's games
+        # and this undo decide one after the other, so that the game's seat is given back.
+        store.lock_key(f"trash {account_id}")
         merge = db.session.scalar(
             select(PlayerMerge)
             .where(PlayerMerge.id == merge_id, PlayerMerge.account_id == account_id)
@@ -399,6 +402,9 @@ def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
         moved = store.move_seats_in(target.id, back.id, list(merge.game_ids))
         skill_store.move_reviews_in(target.id, back.id, moved)
         store.bump_versions(moved)  # their seats get another name again
+        _give_back_in_trash(
+            account_id, [g for g in merge.game_ids if g not in moved], target.id, back.id
+        )
         if merge.source_id is not None:
             # A into B, then B into C, and this (B into C) undone: A was merged into B, who is
             # back now, so A's merge can be undone again (from B, who has A's games back).
@@ -427,6 +433,26 @@ def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
             ) from None
     db.session.expire_all()
     return get_player(account_id, back.id), get_player(account_id, target.id)
+
+
+def _give_back_in_trash(account_id: int, game_ids: list[int], target: int, back: int) -> None:
+    """The merge's games deleted since, in the trash: their seat of the remaining player is
+    the player back's again, so that restoring one gives it to them."""
+    if not game_ids:
+        return
+    entries = DeletedGame.__table__
+    for entry_id, player_ids in db.session.execute(
+        select(entries.c.id, entries.c.player_ids).where(
+            entries.c.account_id == account_id,
+            entries.c.restored_at.is_(None),
+            entries.c.game_id.in_(game_ids),
+        )
+    ).all():
+        db.session.execute(
+            update(entries)
+            .where(entries.c.id == entry_id)
+            .values(player_ids=[back if p == target else p for p in player_ids])
+        )
 
 
 def _shared_games(a: int, b: int) -> int:

@@ -134,6 +134,7 @@ def keep(account_id: int, game: Game) -> int:
                 "document": document,
                 "player_ids": [seat.player_id for seat in game.seats],
                 "rematch_uid": rematch_uid,
+                "game_id": game.id,
             },
         ).scalar_one()
     )
@@ -212,11 +213,13 @@ def restore(account_id: int, entry_id: int) -> Restored:
                 _entries.c.rematch_uid,
                 _entries.c.restored_at,
                 _entries.c.restored_game_id,
+                _entries.c.game_id,
             ).where(_entries.c.id == entry_id, _entries.c.account_id == account_id)
         ).first()
         if row is None:
             raise NotFound(gettext(_NO_ENTRY, days=KEEP_DAYS))
-        variant, names, document, player_ids, rematch_uid, restored_at, restored_game_id = row
+        variant, names, document, player_ids, rematch_uid, restored_at, restored_game_id = row[:7]
+        old_id = row.game_id
         if restored_at is not None:
             raise AlreadyRestored(
                 _("Tę grę już przywrócono (może na innym telefonie)."),
@@ -249,6 +252,8 @@ def restore(account_id: int, entry_id: int) -> Restored:
                 )
                 .values(rematch_of_id=game_id)
             )
+        if old_id is not None:
+            _follow_game(account_id, int(old_id), game_id)
         _mark_restored(entry_id, game_id)
         audit.record(audit.GAME_RESTORED, account_id, f"gra {game_id} ({game.variant})")
         db.session.commit()
@@ -262,6 +267,22 @@ def _mark_restored(entry_id: int, game_id: int) -> None:
         .where(_entries.c.id == entry_id)
         .values(restored_at=utcnow(), restored_game_id=game_id)
     )
+
+
+def _follow_game(account_id: int, old_id: int, new_id: int) -> None:
+    """The merges (not undone) that moved a seat of the game restored now know it by its new
+    id, so that undoing one gives the seat back here too."""
+    for merge_id, game_ids in db.session.execute(
+        select(_merges.c.id, _merges.c.game_ids).where(
+            _merges.c.account_id == account_id, _merges.c.undone_at.is_(None)
+        )
+    ).all():
+        if old_id in game_ids:
+            db.session.execute(
+                update(_merges)
+                .where(_merges.c.id == merge_id)
+                .values(game_ids=sorted({*game_ids, new_id} - {old_id}))
+            )
 
 
 def _existing(account_id: int, game_id: int | None) -> int | None:
