@@ -218,6 +218,7 @@ def delete_player(account_id: int, player_id: int) -> str:
     A player with games is refused (PlayerHasGames): merge them into another instead."""
     get_player(account_id, player_id)
     with store.writing():
+        store.lock_key(f"trash {account_id}")  # a restore of their game decides first, or after
         player = _locked_player(account_id, player_id)  # 404 for the second of two deletes
         name = player.name
         games = games_of(player.id)
@@ -261,6 +262,10 @@ def merge_players(account_id: int, source_id: int, target_id: int) -> Merged:
     if source_id == target_id:
         raise InvalidInput(_("Wybierz innego gracza niż ten, którego łączysz."), "target")
     with store.writing():
+        # Before the players (as `trash.restore` takes it): a game of source restored from the
+        # trash at this moment is written before the merge (which moves its seat) or after it
+        # (which gives it to target), never with a seat of the player the merge deletes.
+        store.lock_key(f"trash {account_id}")
         pair = _locked(account_id, source_id, target_id)
         source, target = pair.get(source_id), pair.get(target_id)
         if source is None:  # merged or deleted by another phone meanwhile
