@@ -14,6 +14,7 @@ from tracker.models import Account, GameSeat, Player
 from .web import Api, Browserless, at_once, new_account
 
 ROUNDS = 8
+UNDO = re.compile(r'action="(/gracze/polaczenia/\d+/cofnij)"')
 RESTORE = re.compile(r'action="/historia/kosz/(\d+)/przywroc"')
 
 
@@ -103,3 +104,54 @@ def test_a_restore_and_a_deletion_of_its_player_at_once_are_both_answered(live_s
         with live_server.app.app_context():
             left = db.session.scalars(select(Player.id).where(mine, Player.name == alicja)).all()
         assert len(left) == 1, f"round {round_}: {alicja} is there {len(left)} times"
+
+
+def test_a_restore_and_an_undo_of_the_merge_at_once_give_the_game_back_to_the_player_back(
+    live_server,
+):
+    """Alicja merged into Ola by mistake, then her game deleted; one phone restores it while
+    another taps „Cofnij” on the merge: whichever decides first, the game is Alicja's again."""
+    name, token = new_account(live_server, "Kosz i cofanie")
+    api = Api(live_server.url, token)
+    phones = [Browserless(live_server.url), Browserless(live_server.url)]
+    for phone in phones:
+        phone.sign_in(name)
+    api.create_game("standard", ["Ola"])
+    with live_server.app.app_context():
+        account = db.session.scalar(select(Account.id).where(Account.name == name))
+        mine = Player.account_id == account
+        ola = db.session.scalar(select(Player.id).where(mine, Player.name == "Ola"))
+
+    for round_ in range(ROUNDS):
+        alicja = f"Alicja {round_}"
+        game = api.create_game("standard", [alicja, "Zosia"])
+        with live_server.app.app_context():
+            source = db.session.scalar(select(Player.id).where(mine, Player.name == alicja))
+        merged = phones[1].post_form(f"/gracze/{source}/polacz", {"target": str(ola)})
+        assert merged.status == 303, merged
+        (undo,) = set(UNDO.findall(phones[1].get("/gracze").text))
+        deleted = phones[0].post_form(f"/gry/{game['id']}/usun", {})
+        assert deleted.status == 303, deleted
+        (entry,) = RESTORE.findall(phones[0].get(deleted.location).text)
+        restore_csrf = phones[0].csrf_token("/historia/kosz")
+        undo_csrf = phones[1].csrf_token("/gracze")
+
+        answers = at_once(
+            lambda url=f"/historia/kosz/{entry}/przywroc", csrf=restore_csrf: phones[0].request(
+                "POST", url, {"csrf_token": csrf}
+            ),
+            lambda url=undo, csrf=undo_csrf: phones[1].request("POST", url, {"csrf_token": csrf}),
+        )
+
+        assert all(not isinstance(a, BaseException) and a.status == 303 for a in answers), (
+            f"round {round_}: {answers}"
+        )
+        restored = int(answers[0].location.rsplit("/", 1)[1])  # type: ignore[union-attr]
+        with live_server.app.app_context():
+            (back,) = db.session.scalars(select(Player.id).where(mine, Player.name == alicja))
+            seats = db.session.scalars(
+                select(GameSeat.player_id)
+                .where(GameSeat.game_id == restored)
+                .order_by(GameSeat.seat)
+            ).all()
+        assert seats[0] == back, f"round {round_}: the restored game is {seats[0]}'s"
