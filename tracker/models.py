@@ -74,7 +74,12 @@ class Account(UserMixin, Model):
 
 class Player(Model):
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("account_id", "name_key"),)
+    __table_args__ = (
+        UniqueConstraint("account_id", "name_key"),
+        # Never used twice: a trash entry's seats and a merge keep player ids
+        # (`services.trash`, `PlayerMerge`), which must never point at a player added later.
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))

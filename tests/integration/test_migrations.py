@@ -261,6 +261,34 @@ def test_the_upgrade_to_never_reused_ids_keeps_every_seat_and_turn(app: Flask):
         assert game_service.create_game(account_id, "standard", ["Ala"]).id == newest + 1
 
 
+@pytest.mark.sqlite_only("that migration rebuilds the players table on SQLite only")
+def test_the_upgrade_to_never_reused_player_ids_keeps_every_player_and_seat(app: Flask):
+    """`players` becomes AUTOINCREMENT on SQLite (a trash entry and a merge keep player ids):
+    every player and seat stays, and the id of the newest player deleted is not given again."""
+    fill_with_data(app)
+    runner = app.test_cli_runner()
+    down = runner.invoke(args=["db", "downgrade", "7e2b4d6f8a1c"])
+    assert down.exit_code == 0, down.output
+    before = snapshot(app)
+
+    up = runner.invoke(args=["db", "upgrade"])
+
+    assert up.exit_code == 0, up.output
+    assert snapshot(app) == before
+    with app.app_context():
+        sql = db.session.scalar(
+            text("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'players'")
+        )
+        assert "AUTOINCREMENT" in sql
+        account_id = db.session.scalar(select(Account.id))
+        newest = game_service.create_game(account_id, "standard", ["Zosia"]).seats[0].player.id
+        db.session.execute(text("DELETE FROM game_seats WHERE player_id = :id"), {"id": newest})
+        db.session.execute(text("DELETE FROM players WHERE id = :id"), {"id": newest})
+        db.session.commit()
+        again = game_service.create_game(account_id, "standard", ["Kasia"]).seats[0].player.id
+        assert again == newest + 1
+
+
 def test_the_upgrade_to_composed_names_rekeys_old_spellings_and_leaves_a_taken_key_alone(
     app: Flask,
 ):

@@ -135,6 +135,25 @@ def test_a_seat_keeps_its_player_renamed_meanwhile_and_a_deleted_one_comes_back(
         assert view.table.scores[0] == 18
 
 
+def test_a_seat_never_goes_to_a_player_added_after_its_own_was_deleted(app: Flask):
+    """Zosia (the newest player) deleted with her game in the trash, then Kasia added: the
+    stored id must not be Kasia's now (SQLite gave the largest id again, without AUTOINCREMENT),
+    or Zosia's game would come back as Kasia's."""
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["Ala", "Zosia"])
+        zosia = next(p.id for p in players.list_players(account) if p.name == "Zosia")
+        entry = trash.delete_game(account, game.id)
+        players.delete_player(account, zosia)
+        kasia = games.create_game(account, "standard", ["Kasia"]).seats[0].player.id
+
+        done = trash.restore(account, entry)
+
+        assert kasia != zosia
+        assert games.load(account, done.game_id).names == ["Ala", "Zosia"]
+        assert sorted(p.name for p in players.list_players(account)) == ["Ala", "Kasia", "Zosia"]
+
+
 def test_two_seats_that_became_one_player_are_refused_and_the_entry_stays(app: Flask):
     with app.app_context():
         account = new_account("Kowalscy")
