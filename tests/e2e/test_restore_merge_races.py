@@ -155,3 +155,56 @@ def test_a_restore_and_an_undo_of_the_merge_at_once_give_the_game_back_to_the_pl
                 .order_by(GameSeat.seat)
             ).all()
         assert seats[0] == back, f"round {round_}: the restored game is {seats[0]}'s"
+
+
+def test_a_deletion_and_an_undo_of_the_merge_at_once_keep_the_game_for_the_player_back(
+    live_server,
+):
+    """Alicja merged into Ola by mistake; one phone deletes her game while another taps
+    „Cofnij” on the merge: restored from the trash afterwards, the game is Alicja's again."""
+    name, token = new_account(live_server, "Usuwanie i cofanie")
+    api = Api(live_server.url, token)
+    phones = [Browserless(live_server.url), Browserless(live_server.url)]
+    for phone in phones:
+        phone.sign_in(name)
+    api.create_game("standard", ["Ola"])
+    with live_server.app.app_context():
+        account = db.session.scalar(select(Account.id).where(Account.name == name))
+        mine = Player.account_id == account
+        ola = db.session.scalar(select(Player.id).where(mine, Player.name == "Ola"))
+
+    for round_ in range(ROUNDS):
+        alicja = f"Alicja {round_}"
+        game = api.create_game("standard", [alicja, "Zosia"])
+        with live_server.app.app_context():
+            source = db.session.scalar(select(Player.id).where(mine, Player.name == alicja))
+        merged = phones[1].post_form(f"/gracze/{source}/polacz", {"target": str(ola)})
+        assert merged.status == 303, merged
+        (undo,) = set(UNDO.findall(phones[1].get("/gracze").text))
+        delete_csrf = phones[0].csrf_token(f"/gry/{game['id']}/usun")
+        undo_csrf = phones[1].csrf_token("/gracze")
+
+        answers = at_once(
+            lambda url=f"/gry/{game['id']}/usun", csrf=delete_csrf: phones[0].request(
+                "POST", url, {"csrf_token": csrf}
+            ),
+            lambda url=undo, csrf=undo_csrf: phones[1].request("POST", url, {"csrf_token": csrf}),
+        )
+
+        assert all(not isinstance(a, BaseException) and a.status == 303 for a in answers), (
+            f"round {round_}: {answers}"
+        )
+        (entry,) = set(RESTORE.findall(phones[0].get("/historia/kosz").text))
+        restored = phones[0].post_form(
+            f"/historia/kosz/{entry}/przywroc", {}, token_from="/historia/kosz"
+        )
+        assert restored.status == 303, restored
+        restored_id = int(restored.location.rsplit("/", 1)[1])
+        with live_server.app.app_context():
+            (back,) = db.session.scalars(select(Player.id).where(mine, Player.name == alicja))
+            seats = db.session.scalars(
+                select(GameSeat.player_id)
+                .where(GameSeat.game_id == restored_id)
+                .order_by(GameSeat.seat)
+            ).all()
+        assert seats[0] == back, f"round {round_}: the restored game is {seats[0]}'s"

@@ -404,9 +404,11 @@ def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
         )
         db.session.add(back)
         db.session.flush()
+        # Their seats get another name again. The games first, then their seats, as every
+        # write to a game locks them (else a deletion of one of them at this moment deadlocks).
+        store.bump_versions(sorted(merge.game_ids))
         moved = store.move_seats_in(target.id, back.id, list(merge.game_ids))
         skill_store.move_reviews_in(target.id, back.id, moved)
-        store.bump_versions(moved)  # their seats get another name again
         _give_back_in_trash(
             account_id, [g for g in merge.game_ids if g not in moved], target.id, back.id
         )
