@@ -719,7 +719,8 @@ def test_games_started_after_the_merge_stay_with_the_remaining_player(app: Flask
         ),
         pytest.param(
             "merged-away",
-            "Nie da się cofnąć: gracza, z którym połączono Alicja, połączono tymczasem z innym.",
+            "Nie da się cofnąć: gracza Ala, z którym połączono Alicja, połączono potem z graczem "
+            "Zosia. Najpierw cofnij tamto połączenie (Ala → Zosia), potem to.",
             "player_gone",
             id="target-merged-away",
         ),
@@ -807,6 +808,12 @@ def test_merges_chained_can_be_undone_the_last_first(app: Flask, table: Table):
         first = players.merge_players(table.account_id, alicja, ala).merge_id
         second = players.merge_players(table.account_id, ala, ola).merge_id
 
+    too_early = table.post(f"/gracze/polaczenia/{first}/cofnij")
+    assert too_early.status_code == 303
+    assert (
+        "Nie da się cofnąć: gracza Ala, z którym połączono Alicja, połączono potem z graczem "
+        "Ola. Najpierw cofnij tamto połączenie (Ala → Ola), potem to."
+    ) in text_of(table.client.get("/gracze").get_data(as_text=True))
     assert table.post(f"/gracze/polaczenia/{second}/cofnij").status_code == 303
     page = table.client.get("/gracze").get_data(as_text=True)
     assert set(UNDO_MERGE.findall(page)) == {str(first)}

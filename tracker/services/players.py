@@ -137,6 +137,7 @@ class MergeEntry:
     target_name: str
     games: int
     merged_at: datetime
+    source_id: int | None = None
 
 
 def get_player(account_id: int, player_id: int) -> Player:
@@ -345,7 +346,9 @@ def recent_merges(account_id: int) -> list[MergeEntry]:
         .order_by(PlayerMerge.merged_at.desc(), PlayerMerge.id.desc())
     )
     return [
-        MergeEntry(merge.id, merge.source_name, name, len(merge.game_ids), merge.merged_at)
+        MergeEntry(
+            merge.id, merge.source_name, name, len(merge.game_ids), merge.merged_at, merge.source_id
+        )
         for merge, name in rows
     ]
 
@@ -378,6 +381,19 @@ def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
             )
         target = _locked(account_id, merge.target_id).get(merge.target_id)
         if target is None:
+            later = _merge_of(account_id, merge.target_id)
+            if later is not None:  # A into B, then B into C: B→C is to be undone first
+                raise Conflict(
+                    _(
+                        "Nie da się cofnąć: gracza %(target)s, z którym połączono %(name)s, "
+                        "połączono potem z graczem %(other)s. Najpierw cofnij tamto połączenie "
+                        "(%(target)s → %(other)s), potem to.",
+                        name=merge.source_name,
+                        target=later.source_name,
+                        other=later.target_name,
+                    ),
+                    code=PLAYER_GONE,
+                )
             raise Conflict(
                 _(
                     "Nie da się cofnąć: gracza, z którym połączono %(name)s, połączono tymczasem "
@@ -440,6 +456,12 @@ def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
             ) from None
     db.session.expire_all()
     return get_player(account_id, back.id), get_player(account_id, target.id)
+
+
+def _merge_of(account_id: int, player_id: int) -> MergeEntry | None:
+    """The merge (not undone) that took this player away, as the players page lists it, when
+    the player it went to is still there."""
+    return next((m for m in recent_merges(account_id) if m.source_id == player_id), None)
 
 
 def _give_back_in_trash(account_id: int, game_ids: list[int], target: int, back: int) -> None:
