@@ -201,14 +201,22 @@ def test_a_game_of_two_players_merged_since_into_one_is_refused(app: Flask):
         games.create_game(account, "standard", ["Alicja"])
         ids = {p.name: p.id for p in players.list_players(account)}
         entry = trash.delete_game(account, game.id)
-        players.merge_players(account, ids["Alicja"], ids["Ala"])
+        merge = players.merge_players(account, ids["Alicja"], ids["Ala"]).merge_id
 
         with pytest.raises(Conflict) as refused:
             trash.restore(account, entry)
 
         assert refused.value.code == trash.PLAYERS_JOINED
+        assert refused.value.message == (
+            "Tej gry nie da się przywrócić: grali w niej Ala i Alicja, a to teraz jeden gracz, "
+            "Ala. Jeśli połączono ich przez pomyłkę, cofnij to połączenie na stronie Gracze i "
+            "przywróć grę jeszcze raz."
+        )
         assert [p.name for p in players.list_players(account)] == ["Ala"]
         assert [e.id for e in trash.entries(account)] == [entry]
+        # as the message says: the merge undone, the game comes back
+        players.undo_merge(account, merge)
+        assert games.load(account, trash.restore(account, entry).game_id).names == ["Ala", "Alicja"]
 
 
 @pytest.mark.parametrize("restored", ["before-the-undo", "after-the-undo"])

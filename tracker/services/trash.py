@@ -330,11 +330,22 @@ def _seat_players(
                 },
             ).scalar_one()
             by_key[key] = chosen[key] = int(new_id)
-    if len(set(chosen.values())) < len(chosen):
-        raise Conflict(
-            _("Tej gry nie da się przywrócić: dwóch jej graczy połączono tymczasem w jednego."),
-            code=PLAYERS_JOINED,
-        )
+    seen: dict[int, str] = {}
+    for key, player_id in chosen.items():
+        if player_id in seen:
+            now = db.session.scalar(select(_players.c.name).where(_players.c.id == player_id))
+            raise Conflict(
+                _(
+                    "Tej gry nie da się przywrócić: grali w niej %(first)s i %(second)s, a to "
+                    "teraz jeden gracz, %(name)s. Jeśli połączono ich przez pomyłkę, cofnij to "
+                    "połączenie na stronie Gracze i przywróć grę jeszcze raz.",
+                    first=players[seen[player_id]][0],
+                    second=players[key][0],
+                    name=now,
+                ),
+                code=PLAYERS_JOINED,
+            )
+        seen[player_id] = key
     return chosen
 
 
