@@ -15,7 +15,7 @@ from history_builders import STANDARD_SHEET, build_family
 from live import LiveServer
 from playwright.sync_api import Page, expect
 
-from tracker.services import games, transfer
+from tracker.services import games, players, transfer, trash
 
 from . import phone
 from .axe import audit
@@ -203,3 +203,46 @@ def test_a_game_deleted_by_mistake_comes_back_from_cofnij_and_the_trash(
     expect(page.get_by_text("Przywrócono grę: Gra po kolei (Ola).")).to_be_visible()
     page.goto("/historia")
     expect(page.locator(".history-item")).to_have_count(7)
+
+
+def test_a_game_of_two_players_merged_since_says_how_to_get_it_back(
+    page: Page, live_server: LiveServer, screenshot
+):
+    """Ala and Alicja's game in the trash, then Alicja merged into Ala: „Przywróć” says who
+    they are and to undo the merge; undone on „Gracze”, the game comes back."""
+    account = phone.sign_up_id(page, live_server)
+    with live_server.app.app_context():
+        game = games.create_game(account, "standard", ["Ala", "Alicja"]).id
+        games.create_game(account, "standard", ["Ala"])
+        games.create_game(account, "standard", ["Alicja"])
+        ids = {p.name: p.id for p in players.list_players(account)}
+        trash.delete_game(account, game)
+        players.merge_players(account, ids["Alicja"], ids["Ala"])
+
+    page.goto("/historia/kosz")
+    page.locator(".trash-list .game-item").get_by_role("button", name="Przywróć grę").click()
+
+    expect(
+        page.get_by_text(
+            "Tej gry nie da się przywrócić: grali w niej Ala i Alicja, a to teraz jeden gracz, "
+            "Ala. Jeśli połączono ich przez pomyłkę, cofnij to połączenie na stronie Gracze i "
+            "przywróć grę jeszcze raz."
+        )
+    ).to_be_visible()
+    expect(page.locator(".trash-list .game-item")).to_have_count(1)
+    assert no_sideways_scroll(page)
+    assert small_tap_targets(page) == []
+    screenshot(page, "trash-players-merged")
+
+    page.goto("/gracze")
+    page.locator(".recent-merges").get_by_role(
+        "button", name="Cofnij połączenie gracza Alicja"
+    ).click()
+    expect(
+        page.get_by_text("Cofnięto połączenie: Alicja znów jest osobnym graczem")
+    ).to_be_visible()
+    page.goto("/historia/kosz")
+    page.locator(".trash-list .game-item").get_by_role("button", name="Przywróć grę").click()
+    expect(
+        page.get_by_text("Przywrócono grę: Kości (tabela polska) (Ala i Alicja).")
+    ).to_be_visible()
