@@ -515,3 +515,32 @@ def test_the_old_address_says_nothing_to_another_account_or_after_the_trash(
     late = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
     assert "Tę grę usunięto (" in late
     assert "Kosz" not in late.split("Tę grę usunięto", 1)[1][:80]
+
+
+@pytest.mark.parametrize("restored", ["after-both-undos", "before-both-undos"])
+def test_merges_chained_and_undone_give_a_deleted_game_back_to_its_first_player(
+    app: Flask, restored: str
+):
+    """A into B, B into C, then A's game deleted; B→C and A→B undone (the last first): the game
+    comes back A's, whether restored before the undos or after them."""
+    with app.app_context():
+        account = new_account("Kowalscy")
+        game = games.create_game(account, "standard", ["A", "Z"]).id
+        for name in "BC":
+            games.create_game(account, "standard", [name])
+
+        def ids() -> dict[str, int]:
+            return {p.name: p.id for p in players.list_players(account)}
+
+        first = players.merge_players(account, ids()["A"], ids()["B"]).merge_id
+        second = players.merge_players(account, ids()["B"], ids()["C"]).merge_id
+        entry = trash.delete_game(account, game)
+        if restored == "before-both-undos":
+            game = trash.restore(account, entry).game_id
+        players.undo_merge(account, second)
+        players.undo_merge(account, first)
+        if restored == "after-both-undos":
+            game = trash.restore(account, entry).game_id
+
+        assert games.load(account, game).names == ["A", "Z"]
+        assert [players.games_of(ids()[name]) for name in "ABC"] == [1, 1, 1]
