@@ -134,7 +134,6 @@ def keep(account_id: int, game: Game) -> int:
                 "document": document,
                 "player_ids": [seat.player_id for seat in game.seats],
                 "rematch_uid": rematch_uid,
-                "game_id": game.id,
             },
         ).scalar_one()
     )
