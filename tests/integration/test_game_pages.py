@@ -507,6 +507,27 @@ def test_triple_groups_the_fields_in_three_columns(table: Table):
     assert "×1: 0 – do premii brakuje 63" in text_of(html)
 
 
+def test_triple_says_which_column_each_extra_generals_bonus_is_in(table: Table):
+    """Beside the columns' „×1: …”, „×2: …” lines, „Generał +100 × 2” read as a +100 in column
+    ×2; Ala's two bonuses are in ×1 and ×3. Each column's line carries its own."""
+    game_id = table.new_game(["Ala"], "triple")
+    for dice, field, column in [
+        ("66666", "five_of_a_kind", 0),
+        ("55555", "five_of_a_kind", 1),
+        ("44444", "five_of_a_kind", 2),
+        ("22222", "twos", 0),  # +100 in ×1
+        ("33333", "threes", 2),  # +100 in ×3
+        ("11111", "ones", 2),  # +100 in ×3
+    ]:
+        assert table.write(game_id, dice, field, column).status_code == 303
+
+    text = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+
+    assert "Generał +100 × " not in text
+    assert "×1: 10 – +4 ponad normę · Generał +100 ×2: 0 – do premii brakuje 63 ×3:" in text
+    assert "×3: 20 – +8 ponad normę · Generał +200 " in text
+
+
 def test_a_turn_is_written_by_the_form_and_the_next_player_is_up(table: Table):
     game_id = table.new_game(["Ala", "Ola"])
 

@@ -245,6 +245,7 @@ class ColumnStatus:
     upper: int
     threshold: int
     label: str  # "do premii brakuje 5", "+4 ponad normę", "premia +35"
+    extra_bonus: int = 0  # the column's extra Generał bonuses, before its multiplier
 
 
 def column_statuses(view: GameView, seat: int) -> list[ColumnStatus]:
@@ -254,7 +255,9 @@ def column_statuses(view: GameView, seat: int) -> list[ColumnStatus]:
     for column, multiplier in zip(view.table.sheets[seat], variant.multipliers, strict=True):
         status = upper_status(variant, column, view.options)
         label = rules_text(status.label_text)  # b1: in the request's language
-        result.append(ColumnStatus(multiplier, status.upper, status.threshold, label))
+        result.append(
+            ColumnStatus(multiplier, status.upper, status.threshold, label, column.extra_bonus)
+        )
     return result
 
 
