@@ -170,3 +170,44 @@ def test_every_column_of_the_triple_turn_table_fits_a_phone(
     page.set_viewport_size({"width": 1280, "height": 800})
     expect(row.locator("td.review-dice")).to_have_text("6-6-6-6-6")
     expect(row.locator(".review-field .review-dice-inline")).to_be_hidden()
+
+
+# Which words of the summary's names a line break cuts in two (a word whose letters lie on
+# more than one line).
+BROKEN_WORDS = """() => [...document.querySelectorAll('.review-summary tbody th a')].flatMap(a => {
+  const text = a.firstChild;
+  const words = [];
+  for (const m of text.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, m.index);
+    range.setEnd(text, m.index + m[0].length);
+    const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (lines.size > 1) words.push(m[0]);
+  }
+  return words;
+})"""
+
+
+def test_the_summary_breaks_a_triple_players_name_between_words(
+    page: Page, live_server: LiveServer, screenshot
+):
+    """Kości potrójne's wide figures („≈+1134,1”) left the name column less than „Krystyna”:
+    the names read „Babcia Krystyn / a”, „Dziadek Zbignie / w”. The figures' heads took more
+    room than the figures; the names now break between words."""
+    account = sign_up(page)
+    names = ["Babcia Krystyna", "Dziadek Zbigniew"]
+    account_id = live_server.account_id(account)
+    with live_server.app.app_context():
+        game_id = games.create_game(account_id, "triple", names).id
+        for dice, field_id, column in TRIPLE_TURNS:
+            for _seat in names:
+                games.record_turn(account_id, game_id, dice, field_id, column)
+
+    page.goto(f"/gry/{game_id}/przeglad")
+
+    summary = page.locator(".review-summary")
+    expect(summary.get_by_role("link", name=names[1])).to_be_visible()
+    assert page.evaluate(BROKEN_WORDS) == []
+    assert summary.evaluate("e => e.scrollWidth - e.clientWidth") <= 0
+    assert no_sideways_scroll(page)
+    screenshot(page, "review-triple-names")
