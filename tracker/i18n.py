@@ -93,6 +93,9 @@ JS_STRINGS: dict[str, str] = {
     "dice.removed": N_("Kość nr %(number)s: usunięta."),
     "turn.offline_retry": N_("Brak połączenia z serwerem – spróbuj ponownie."),
     "turn.undone_elsewhere": N_("Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s."),
+    "turn.corrected_elsewhere": N_(
+        "Na innym telefonie poprawiono wcześniejszy ruch – wyniki się zmieniły."
+    ),
     "invite.copied": N_("Skopiowano link."),
     "invite.selected": N_("Link zaznaczony – skopiuj go z menu telefonu."),
 }

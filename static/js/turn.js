@@ -28,6 +28,7 @@
   if (newGame) enhanceNewGame(newGame);
 
   let seqBefore = null; // the turn the screen showed before a swap
+  let totalsBefore = null; // and the scoreboard's totals it showed
   window.addEventListener("kosci:before-swap", () => {
     const turn = document.querySelector("[data-turn]");
     const input = turn && turn.querySelector("[data-dice-input]");
@@ -35,10 +36,12 @@
     // from while the server has not yet said what became of them (`overtaken`).
     carried = input ? { dice: input.value, seq: turn.dataset.diceSeq || turn.dataset.seq } : null;
     seqBefore = turn ? Number(turn.dataset.seq) : null;
+    totalsBefore = turn ? totals(turn) : null;
   });
   window.addEventListener("kosci:swapped", (event) => {
     forgetMootRetry(event.detail.main);
     tellUndoneElsewhere(event.detail.main);
+    tellCorrectedElsewhere(event.detail.main);
     init(event.detail.main);
   });
 
@@ -65,6 +68,27 @@
     note.className = "flash flash-info";
     note.dataset.undoneElsewhere = "";
     note.textContent = t("turn.undone_elsewhere").replace("%(name)s", name ? name.textContent : "");
+    const box = document.createElement("div");
+    box.className = "flashes";
+    box.setAttribute("role", "status");
+    box.append(note);
+    turn.before(box);
+  }
+
+  function totals(scope) {
+    return [...scope.querySelectorAll(".scores .scores-total")].map((e) => e.textContent).join(" ");
+  }
+
+  /** The same turn, other totals: another phone corrected an earlier turn (a write or an undo
+   * changes the turn). Said, or the family sees a score change with no reason given. */
+  function tellCorrectedElsewhere(main) {
+    const turn = main.querySelector("[data-turn]");
+    if (seqBefore === null || !turn || Number(turn.dataset.seq) !== seqBefore) return;
+    if (totalsBefore === null || totals(turn) === totalsBefore) return;
+    const note = document.createElement("p");
+    note.className = "flash flash-info";
+    note.dataset.correctedElsewhere = "";
+    note.textContent = t("turn.corrected_elsewhere");
     const box = document.createElement("div");
     box.className = "flashes";
     box.setAttribute("role", "status");

@@ -132,6 +132,30 @@ def test_an_undo_and_the_end_of_a_game_reach_the_other_phones(phones: Any):
     expect(a.locator("[data-undone-elsewhere]")).to_have_count(0)  # its own undo: its own page
 
 
+def test_a_correction_on_another_phone_is_said_where_the_scores_change(phones: Any):
+    """Ala's phone corrects her first turn while Ola's waits for Ola's dice: Ola's screen
+    followed, her total for Ala dropped from 18 to 12, and nothing said why."""
+    (a, b), path = table_of(phones, 2, ["Ala", "Ola"])
+    tap_dice(a, "66612")
+    field_button(a, "sixes").click()
+    expect(b.locator(".turn-name")).to_have_text("Ola", timeout=LIVE_MS)
+    mark_page(b)
+    b.locator('[data-pad] button[data-face="4"]').click()  # Ola has begun her dice
+
+    a.goto(f"{path}/ruchy/1/popraw")
+    a.get_by_label("Kości", exact=True).fill("66123")
+    a.get_by_role("button", name="Zapisz poprawkę").click()
+    expect(a.get_by_text(re.compile(r"^Poprawiono ruch 1: Ala"))).to_be_visible()
+
+    expect(b.locator(".scores li").first).to_contain_text("12", timeout=LIVE_MS)
+    assert not_reloaded(b)
+    expect(b.locator("[data-corrected-elsewhere]")).to_have_text(
+        "Na innym telefonie poprawiono wcześniejszy ruch – wyniki się zmieniły."
+    )
+    assert typed_dice(b) == "4"
+    expect(b.locator(".turn-name")).to_have_text("Ola")
+
+
 def test_a_game_deleted_on_another_phone_says_so_and_its_restore_leads_back(
     phones: Any, screenshot
 ):
