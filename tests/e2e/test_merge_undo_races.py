@@ -4,50 +4,32 @@ with exactly the games the merge moved; the second phone is told the merge was u
 
 from __future__ import annotations
 
-import re
-
 from sqlalchemy import func, select
 
 from tracker.extensions import db
-from tracker.models import Account, GameSeat, Player
+from tracker.models import GameSeat
 
-from .web import Api, Browserless, at_once, new_account
+from .web import UNDO_MERGE_FORM, at_once, two_phones
 
 ROUNDS = 6
-UNDO = re.compile(r'action="(/gracze/polaczenia/\d+/cofnij)"')
 
 
 def test_two_phones_undoing_one_merge_at_once_bring_the_player_back_once(live_server):
-    name, token = new_account(live_server, "Połączenia")
-    api = Api(live_server.url, token)
-    phones = [Browserless(live_server.url), Browserless(live_server.url)]
-    for phone in phones:
-        phone.sign_in(name)
+    family = two_phones(live_server, "Połączenia")
+    api, phones = family.api, family.phones
     api.create_game("standard", ["Ola"])  # the player each Alicja is merged into by mistake
-    with live_server.app.app_context():
-        account = db.session.scalar(select(Account.id).where(Account.name == name))
-        mine = Player.account_id == account
-        ola = db.session.scalar(select(Player.id).where(mine, Player.name == "Ola"))
+    ola = family.player_id("Ola")
 
     for round_ in range(ROUNDS):
         alicja = f"Alicja {round_}"
         api.create_game("standard", ["Ala", alicja])
         api.create_game("standard", [alicja])
-        with live_server.app.app_context():
-            source = db.session.scalar(select(Player.id).where(mine, Player.name == alicja))
+        source = family.player_id(alicja)
         merged = phones[0].post_form(f"/gracze/{source}/polacz", {"target": str(ola)})
         assert merged.status == 303, merged
-        (undo,) = set(UNDO.findall(phones[0].get("/gracze").text))
-        tokens = [phone.csrf_token("/gracze") for phone in phones]
+        (undo,) = set(UNDO_MERGE_FORM.findall(phones[0].get("/gracze").text))
 
-        answers = at_once(
-            *(
-                lambda phone=phone, csrf=csrf, undo=undo: phone.request(
-                    "POST", undo, {"csrf_token": csrf}
-                )
-                for phone, csrf in zip(phones, tokens, strict=True)
-            )
-        )
+        answers = at_once(*(phone.ready_post(undo, token_from="/gracze") for phone in phones))
 
         assert all(not isinstance(a, BaseException) and a.status == 303 for a in answers), (
             f"round {round_}: {answers}"
@@ -58,7 +40,7 @@ def test_two_phones_undoing_one_merge_at_once_bring_the_player_back_once(live_se
         )
         assert said == [True, True], f"round {round_}: each phone is told what happened"
         with live_server.app.app_context():
-            back = db.session.scalars(select(Player.id).where(mine, Player.name == alicja)).all()
+            back = family.player_ids(alicja)
             assert len(back) == 1, f"round {round_}: {alicja} came back {len(back)} times"
             seats = db.session.scalar(
                 select(func.count()).select_from(GameSeat).where(GameSeat.player_id == back[0])

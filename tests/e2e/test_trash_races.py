@@ -5,7 +5,6 @@ it, and it plays on from where it was."""
 from __future__ import annotations
 
 import random
-import re
 
 from sqlalchemy import func, select
 
@@ -13,19 +12,15 @@ from tracker import rules
 from tracker.extensions import db
 from tracker.models import DeletedGame, Game
 
-from .web import Api, Browserless, at_once, legal_move, new_account, sheet_in, sheet_of
+from .web import RESTORE_FORM, at_once, legal_move, sheet_in, sheet_of, two_phones
 
 ROUNDS = 8
-RESTORE = re.compile(r'action="/historia/kosz/(\d+)/przywroc"')
 STANDARD = rules.find_variant("standard")
 
 
 def test_two_phones_restoring_one_game_at_once_get_it_back_once(live_server):
-    name, token = new_account(live_server, "Kosz")
-    api = Api(live_server.url, token)
-    phones = [Browserless(live_server.url), Browserless(live_server.url)]
-    for phone in phones:
-        phone.sign_in(name)
+    family = two_phones(live_server, "Kosz")
+    api, phones = family.api, family.phones
     rng = random.Random("trash races")
 
     for round_ in range(ROUNDS):
@@ -38,16 +33,10 @@ def test_two_phones_restoring_one_game_at_once_get_it_back_once(live_server):
             table.play(dice, move["field"], move["column"])
         deleted = phones[0].post_form(f"/gry/{game['id']}/usun", {})
         assert deleted.status == 303, deleted
-        (entry,) = RESTORE.findall(phones[0].get(deleted.location).text)
-        tokens = [phone.csrf_token("/historia/kosz") for phone in phones]
+        (restore,) = RESTORE_FORM.findall(phones[0].get(deleted.location).text)
 
         answers = at_once(
-            *(
-                lambda phone=phone, csrf=csrf, entry=entry: phone.request(
-                    "POST", f"/historia/kosz/{entry}/przywroc", {"csrf_token": csrf}
-                )
-                for phone, csrf in zip(phones, tokens, strict=True)
-            )
+            *(phone.ready_post(restore, token_from="/historia/kosz") for phone in phones)
         )
 
         assert all(not isinstance(a, BaseException) and a.status == 303 for a in answers), (
@@ -67,7 +56,9 @@ def test_two_phones_restoring_one_game_at_once_get_it_back_once(live_server):
                 select(func.count(Game.id)).where(Game.account_id == account_id)
             )
             became = db.session.scalar(
-                select(DeletedGame.restored_game_id).where(DeletedGame.id == int(entry))
+                select(DeletedGame.restored_game_id).where(
+                    DeletedGame.id == int(restore.split("/")[3])
+                )
             )
         assert count == 1, f"round {round_}: {count} games after two restores of one"
         assert became == restored_id

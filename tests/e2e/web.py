@@ -20,8 +20,11 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from live import CSRF_META
+from sqlalchemy import select
 
 from tracker import rules
+from tracker.extensions import db
+from tracker.models import Account, Player
 from tracker.services import accounts
 
 TIMEOUT = 15.0
@@ -124,6 +127,14 @@ class Browserless:
         answer = self.post_form("/logowanie", {"name": name, "password": password})
         assert answer.status in (302, 303), f"sign-in of {name!r} answered {answer}"
 
+    def ready_post(
+        self, path: str, form: dict[str, str] | None = None, token_from: str | None = None
+    ) -> Callable[[], Answer]:
+        """`post_form` in two halves, for `at_once`: the CSRF token is read now (from the page
+        at `token_from`, else `path`), the POST is sent when the result is called."""
+        token = self.csrf_token(token_from or path)
+        return lambda: self.request("POST", path, {"csrf_token": token, **(form or {})})
+
     def account_name(self) -> str | None:
         """The name on /konto, or None when /konto sends this client to sign in."""
         page = self.get("/konto")
@@ -190,6 +201,49 @@ def new_account(live_server: Any, family: str = "Rodzina", *, cli: bool = False)
         account = accounts.create_account(name, PASSWORD)
         _, token = accounts.create_token(account.id, "end-to-end")
     return name, token
+
+
+# The forms that take a tap back, as the pages draw them: a trash entry's „Przywróć” (and the
+# „Cofnij” beside a deletion), and a merge's „Cofnij”.
+RESTORE_FORM = re.compile(r'action="(/historia/kosz/\d+/przywroc)"')
+UNDO_MERGE_FORM = re.compile(r'action="(/gracze/polaczenia/\d+/cofnij)"')
+
+
+@dataclass
+class Family:
+    """One account with an API token and two phones signed in to it (`two_phones`)."""
+
+    live_server: Any
+    account_id: int
+    api: Api
+    phones: list[Browserless]
+
+    def player_ids(self, name: str) -> list[int]:
+        """The ids of the account's players called `name` (none, one, or a name twice)."""
+        with self.live_server.app.app_context():
+            return list(
+                db.session.scalars(
+                    select(Player.id).where(
+                        Player.account_id == self.account_id, Player.name == name
+                    )
+                )
+            )
+
+    def player_id(self, name: str) -> int:
+        (found,) = self.player_ids(name)
+        return found
+
+
+def two_phones(live_server: Any, family: str) -> Family:
+    """A new account (`new_account`) and two phones signed in to it."""
+    name, token = new_account(live_server, family)
+    phones = [Browserless(live_server.url), Browserless(live_server.url)]
+    for phone in phones:
+        phone.sign_in(name)
+    with live_server.app.app_context():
+        account_id = db.session.scalar(select(Account.id).where(Account.name == name))
+    assert account_id is not None
+    return Family(live_server, account_id, Api(live_server.url, token), phones)
 
 
 def legal_move(table: rules.TableGame, dice: rules.Dice, pick: Callable[[list], Any]) -> dict:
