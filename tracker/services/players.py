@@ -412,50 +412,43 @@ def undo_merge(account_id: int, merge_id: int) -> tuple[Player, Player]:
                 ),
                 code=NAME_TAKEN,
             )
-        back = Player(
-            account_id=account_id,
-            name=merge.source_name,
-            name_key=key,
-            created_at=merge.source_created_at,
-        )
-        db.session.add(back)
-        db.session.flush()
-        # Their seats get another name again. The games first, then their seats, as every
-        # write to a game locks them (else a deletion of one of them at this moment deadlocks).
-        store.bump_versions(sorted(merge.game_ids))
-        moved = store.move_seats_in(target.id, back.id, list(merge.game_ids))
-        skill_store.move_reviews_in(target.id, back.id, moved)
-        _give_back_in_trash(
-            account_id, [g for g in merge.game_ids if g not in moved], target.id, back.id
-        )
-        if merge.source_id is not None:
-            # A into B, then B into C, and this (B into C) undone: A was merged into B, who is
-            # back now, so A's merge can be undone again (from B, who has A's games back).
-            db.session.execute(
-                update(PlayerMerge)
-                .where(
-                    PlayerMerge.account_id == account_id,
-                    PlayerMerge.target_id == merge.source_id,
-                    PlayerMerge.undone_at.is_(None),
-                )
-                .values(target_id=back.id)
+        try:  # the name taken meanwhile (PostgreSQL: by a game started with it) refuses
+            back_id = store.insert_player(account_id, name, key, merge.source_created_at)
+            # Their seats get another name again. The games first, then their seats, as every
+            # write to a game locks them (else a deletion of one of them at this moment deadlocks).
+            store.bump_versions(sorted(merge.game_ids))
+            moved = store.move_seats_in(target.id, back_id, list(merge.game_ids))
+            skill_store.move_reviews_in(target.id, back_id, moved)
+            _give_back_in_trash(
+                account_id, [g for g in merge.game_ids if g not in moved], target.id, back_id
             )
-        merge.undone_at = utcnow()
-        audit.record(
-            audit.PLAYERS_UNMERGED,
-            account_id,
-            f"gracz {target.id} ({target.name}) → {back.id} ({back.name}), gier: {len(moved)}",
-        )
-        try:
+            if merge.source_id is not None:
+                # A into B, then B into C, and this (B into C) undone: A was merged into B, who is
+                # back now, so A's merge can be undone again (from B, who has A's games back).
+                db.session.execute(
+                    update(PlayerMerge)
+                    .where(
+                        PlayerMerge.account_id == account_id,
+                        PlayerMerge.target_id == merge.source_id,
+                        PlayerMerge.undone_at.is_(None),
+                    )
+                    .values(target_id=back_id)
+                )
+            merge.undone_at = utcnow()
+            audit.record(
+                audit.PLAYERS_UNMERGED,
+                account_id,
+                f"gracz {target.id} ({target.name}) → {back_id} ({name}), gier: {len(moved)}",
+            )
             db.session.commit()
-        except IntegrityError:  # the name was taken meanwhile (PostgreSQL: a new game's player)
+        except IntegrityError:
             db.session.rollback()
             raise Conflict(
                 _("Nie da się cofnąć: imię %(name)s właśnie dostał inny gracz.", name=name),
                 code=NAME_TAKEN,
             ) from None
     db.session.expire_all()
-    return get_player(account_id, back.id), get_player(account_id, target.id)
+    return get_player(account_id, back_id), get_player(account_id, target.id)
 
 
 def _merge_of(account_id: int, player_id: int) -> MergeEntry | None:

@@ -31,7 +31,7 @@ from sqlalchemy import ColumnElement, delete, func, insert, select, update
 
 from ..extensions import db
 from ..i18n import N_, _, gettext
-from ..models import DeletedGame, Game, Player, PlayerMerge, name_key, utcnow
+from ..models import DeletedGame, Game, Player, PlayerMerge, utcnow
 from ..store import cache
 from ..store import games as store
 from . import audit, skill
@@ -181,7 +181,7 @@ def purge(account_id: int | None = None) -> int:
 
 
 def purge_all() -> int:
-    """`purge` of every account, as a write of its own (`flask --app tracker trash purge`)."""
+    """`purge` of every account, as a write of its own (`flask --app tracker purge-trash`)."""
     with store.writing():
         removed = purge()
         db.session.commit()
@@ -217,8 +217,16 @@ def restore(account_id: int, entry_id: int) -> Restored:
         ).first()
         if row is None:
             raise NotFound(gettext(_NO_ENTRY, days=KEEP_DAYS))
-        variant, names, document, player_ids, rematch_uid, restored_at, restored_game_id = row[:7]
-        old_id = row.game_id
+        (
+            variant,
+            names,
+            document,
+            player_ids,
+            rematch_uid,
+            restored_at,
+            restored_game_id,
+            old_id,
+        ) = row
         if restored_at is not None:
             raise AlreadyRestored(
                 _("Tę grę już przywrócono (może na innym telefonie)."),
@@ -319,16 +327,7 @@ def _seat_players(
             chosen[key] = by_key[key]
         else:
             name, created_at = players[key]
-            new_id = db.session.execute(
-                insert(_players).returning(_players.c.id),
-                {
-                    "account_id": account_id,
-                    "name": name,
-                    "name_key": name_key(name),
-                    "created_at": created_at or utcnow(),
-                },
-            ).scalar_one()
-            by_key[key] = chosen[key] = int(new_id)
+            by_key[key] = chosen[key] = store.insert_player(account_id, name, key, created_at)
     seen: dict[int, str] = {}
     for key, player_id in chosen.items():
         if player_id in seen:

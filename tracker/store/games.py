@@ -407,9 +407,12 @@ def player_ids(account_id: int, keys: list[str]) -> dict[str, int]:
     return {key: player_id for key, player_id in rows}
 
 
-def insert_player(account_id: int, name: str, key: str) -> int:
-    """A new player of the account; its id. IntegrityError when the key is taken."""
+def insert_player(account_id: int, name: str, key: str, created_at: datetime | None = None) -> int:
+    """A new player of the account; its id. IntegrityError when the key is taken.
+    `created_at`: when the player was first created (one brought back), else now."""
     values = {"account_id": account_id, "name": name, "name_key": key}
+    if created_at is not None:
+        values["created_at"] = created_at
     return int(connection().execute(_INSERT_PLAYER, values).scalar_one())
 
 
