@@ -156,9 +156,12 @@ class _RefusedPastTheLimit(LimitedStream):
         return data
 
 
-def render_error(error: HTTPException, *, retry_health: str | None = None) -> ResponseReturnValue:
+def render_error(
+    error: HTTPException, *, retry_health: str | None = None, title: str | None = None
+) -> ResponseReturnValue:
     """Render `error` as JSON for the API, as an HTML page everywhere else. `retry_health`: the
-    page loads itself again once this address answers (static/js/app.js)."""
+    page loads itself again once this address answers (static/js/app.js). `title`: the page's
+    heading, when the status's own („Nie ma takiej strony”) would mislead."""
     if error.code is None or error.code < 400:
         return error
     if error.response is not None:  # abort(response): the view built the answer itself
@@ -171,7 +174,7 @@ def render_error(error: HTTPException, *, retry_health: str | None = None) -> Re
     page = render_template(
         "errors.html",
         code=error.code,
-        title=text.title,
+        title=title or text.title,
         message=text.page,
         retry_health=retry_health,
     )

@@ -468,6 +468,7 @@ def test_the_old_address_says_the_game_was_deleted_then_leads_to_it_restored(
         said = text_of(deleted.get_data(as_text=True))
         assert "Tę grę usunięto (dziś " in said
         assert "Leży w koszu: Historia → Kosz, skąd można ją przywrócić." in said
+        assert "<h1>Tej gry tu już nie ma</h1>" in deleted.get_data(as_text=True)
     assert client.get(f"/gry/{game_id}/stan").status_code == 404  # what a phone polls
 
     restored = table.post(f"/historia/kosz/{entry}/przywroc")

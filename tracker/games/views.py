@@ -98,7 +98,7 @@ def _not_found(error: HTTPException) -> ResponseReturnValue:
         if isinstance(said, Response):
             return said
         if said is not None:
-            return render_error(HTTPNotFound(said))
+            return render_error(HTTPNotFound(said), title=_("Tej gry tu już nie ma"))
     return render_error(error)
 
 
