@@ -142,10 +142,13 @@ def written(game: TableGame, names: list[str], dice: str, field: str, column: in
     seat = game.current_seat
     assert seat is not None
     placement = game.play(parse_dice(dice), field, column)
-    text = f"Zapisano: {names[seat]} – {cell_name(game.variant, field, column)} "
+    colon = ":" if game.variant.columns > 1 else ""
+    text = f"Zapisano: {names[seat]} – {cell_name(game.variant, field, column)}{colon} "
     text += str(placement.points)
     if placement.extra_bonus:
         text += f" (+{placement.extra_bonus})"
+    if placement.gain != placement.points + placement.extra_bonus:  # ×2, ×3, the upper bonus
+        text += f", do wyniku +{placement.gain}"
     return text
 
 

@@ -165,13 +165,13 @@ def test_triple_shows_three_columns_with_pencil_marks(page: Page, screenshot):
     assert no_sideways_scroll(page)
     screenshot(page, "turn-triple")
     field_button(page, "sixes", 2).click()
-    expect(page.get_by_text("Zapisano: Ala – Szóstki ×3 18")).to_be_visible()
+    expect(page.get_by_text("Zapisano: Ala – Szóstki ×3: 18, do wyniku +54")).to_be_visible()
     # A field at the bottom of the long sheet: the „Zapisano” with its undo comes into view,
     # not left far above the thumb.
     tap_dice(page, "65432")
     field_button(page, "chance", 2).click()
     flash = page.locator(".flash-written")
-    expect(flash).to_contain_text("Zapisano: Ola – Szansa ×3 20")
+    expect(flash).to_contain_text("Zapisano: Ola – Szansa ×3: 20, do wyniku +60")
     expect(flash).to_be_in_viewport()
     expect(flash.get_by_role("button", name="Cofnij")).to_be_in_viewport()
     screenshot(page, "turn-triple-written-low")

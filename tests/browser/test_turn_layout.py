@@ -218,7 +218,7 @@ def test_triples_39_cells_are_one_short_swipe_away(
     start_game(page, "Kości potrójne", NAMES)
     tap_dice(page, "66612")
     field_button(page, "sixes", 2).click()
-    expect(page.get_by_text("Zapisano: Ala – Szóstki ×3 18")).to_be_visible()
+    expect(page.get_by_text("Zapisano: Ala – Szóstki ×3: 18, do wyniku +54")).to_be_visible()
 
     tap_dice(page, DICE)
 

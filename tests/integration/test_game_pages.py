@@ -543,6 +543,44 @@ def test_a_turn_is_written_by_the_form_and_the_next_player_is_up(table: Table):
     assert "Ala – Ful 25" in text_of(html)  # the undo button says what it takes back
 
 
+@pytest.mark.parametrize(
+    ("variant", "turns", "said"),
+    [
+        pytest.param(
+            "standard",
+            [("66661", "sixes"), ("55551", "fives"), ("44441", "fours"), ("33331", "threes")],
+            "Zapisano: Ala – Trójki 12, do wyniku +47",
+            id="the turn that completes the upper bonus says its 35 too",
+        ),
+        pytest.param(
+            "standard",
+            [("66661", "sixes")],
+            "Zapisano: Ala – Szóstki 24",
+            id="a turn that adds its points says only them",
+        ),
+        pytest.param(
+            "triple",
+            [("22333", "chance", 1)],
+            "Zapisano: Ala – Szansa ×2: 13, do wyniku +26",
+            id="a column of ×2 doubles what it adds",
+        ),
+    ],
+)
+def test_the_written_turn_says_what_it_added_to_the_total_where_that_is_not_its_points(
+    table: Table, variant: str, turns: list[tuple], said: str
+):
+    game_id = table.new_game(["Ala"], variant)
+    for turn in turns:
+        assert table.write(game_id, *turn).status_code == 303
+
+    html = table.client.get(f"/gry/{game_id}").get_data(as_text=True)
+
+    assert said in html
+    # The flash, its undo's name for a screen reader, and the undo button of the last turn.
+    assert html.count(said.removeprefix("Zapisano: ")) == 3
+    assert f"{said}," not in html  # nothing more after it
+
+
 def test_a_turn_sent_again_before_the_page_is_shown_says_zapisano_once(table: Table):
     """The first answer was lost after its cookie had arrived (cut off on the way): the phone
     sends the same turn again, which finds it written. One „Zapisano”, with one undo."""
@@ -823,7 +861,10 @@ def test_full_sheet_of_triple_has_three_columns_per_player(table: Table):
 
     assert html.count('<th scope="col" class="sheet-mult">×3</th>') == 2
     assert '<th scope="row">Kolumna × mnożnik</th>' in html
-    assert "Ala – Generał ×3 50" in html
+    # The log: the points after a colon („×3 50” read as 350); the undo button: what they added.
+    assert re.search(r'<span class="log-main">Ala – Generał ×3: 50\s*</span>', html)
+    assert "Ala – Generał ×3: 50, do wyniku +150" in html
+    assert "×3 50" not in html
 
 
 def test_the_log_strikes_through_corrected_turns(table: Table):

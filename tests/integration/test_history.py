@@ -526,7 +526,7 @@ def test_a_triple_games_page_names_the_column_of_each_turn(
     html = client.get(f"/gry/{family['ids']['triple']}/tabela").get_data(as_text=True)
 
     items = log_items(html)
-    assert items[-1] == "1. Ala – Generał ×3 50 kolejka 1 · 6-6-6-6-6 · 00:31 Popraw ruch 1"
+    assert items[-1] == "1. Ala – Generał ×3: 50 kolejka 1 · 6-6-6-6-6 · 00:31 Popraw ruch 1"
     assert "cofnięty" in items[0]  # the last turn was taken back
     assert "kolejka 5 z 39" in text_of(html)
 

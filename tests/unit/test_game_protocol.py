@@ -302,6 +302,21 @@ def test_play_turn_writes_what_play_announces(game):
 
 @PROPERTY
 @given(game=table_games())
+def test_each_turns_rise_is_the_gain_it_was_priced_at_and_they_add_up_to_the_totals(game):
+    """`rise(i)`: what the i-th turn added to its player's total when written, as `play`
+    priced it before the choice; a seat's rises add up to its total."""
+    replayed = TableGame(game.variant, game.players, game.options)
+    for index, record in enumerate(game.turns):
+        placement = replayed.play(record.dice, record.field, record.column)
+        assert game.rise(index) == placement.gain
+        assert replayed.rise() == placement.gain  # the last turn, as the flash asks
+    for seat in range(game.players):
+        rises = sum(game.rise(i) for i, t in enumerate(game.turns) if t.seat == seat)
+        assert rises == game.scores[seat]
+
+
+@PROPERTY
+@given(game=table_games())
 def test_table_seat_figures_are_what_the_paper_shows(game):
     variant, threshold = game.variant, game.options.bonus_threshold
     for seat in range(game.players):

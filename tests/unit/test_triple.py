@@ -10,6 +10,7 @@ from tracker.rules import (
     MoveRefused,
     RulesError,
     Section,
+    TableGame,
     empty_sheet,
     evaluate,
     find_variant,
@@ -234,3 +235,55 @@ def test_triple_sheet_extra_bonus_needs_50_in_every_general():
             {"five_of_a_kind": 50},
             {"five_of_a_kind": 0},
         )
+
+
+@pytest.mark.parametrize(
+    ("turns", "rise"),
+    [
+        pytest.param([("6-6-6-6-6", "five_of_a_kind", 2)], 150, id="Generał ×3: 50 raises 150"),
+        pytest.param([("2-2-3-3-3", "chance", 1)], 26, id="Szansa ×2: 13 raises 26"),
+        pytest.param(
+            [
+                ("6-6-6-6-1", "sixes", 0),
+                ("5-5-5-5-1", "fives", 0),
+                ("4-4-4-4-1", "fours", 0),
+                ("3-3-3-3-1", "threes", 0),
+            ],
+            12 + 35,
+            id="Trójki ×1 completes the upper bonus: 12 + 35",
+        ),
+        pytest.param(
+            [
+                ("6-6-6-6-1", "sixes", 2),
+                ("5-5-5-5-1", "fives", 2),
+                ("4-4-4-4-1", "fours", 2),
+                ("3-3-3-3-1", "threes", 2),
+            ],
+            (12 + 35) * 3,
+            id="the same in ×3: (12 + 35) × 3",
+        ),
+        pytest.param(
+            [("6-6-6-6-1", "sixes", 2), ("5-5-5-5-1", "fives", 1), ("4-4-4-4-1", "fours", 0)],
+            16,
+            id="other columns' uppers do not complete this one's bonus",
+        ),
+    ],
+)
+def test_the_rise_of_the_last_turn_counts_the_multiplier_and_the_bonus_it_completed(turns, rise):
+    game = TableGame(TRIPLE, 1)
+    for dice, field, column in turns:
+        game.play(roll(dice), field, column)
+
+    assert game.rise() == rise
+
+
+def test_an_extra_bonus_in_the_third_column_raises_the_total_by_three_hundred_more():
+    """DECISIONS.md: the +100 is credited to its column, so ×3 makes it 300."""
+    game = TableGame(TRIPLE, 1)
+    for column in range(3):
+        game.play(roll("5-5-5-5-5"), "five_of_a_kind", column)
+    game.play(roll("1-1-1-1-1"), "ones", 2)
+
+    assert (game.turns[-1].points, game.turns[-1].extra_bonus) == (5, 100)
+    assert game.rise() == (5 + 100) * 3
+    assert game.rise(0) == 50

@@ -38,11 +38,27 @@ def cell_name(variant: Variant, field_id: str, column: int) -> str:
     return f"{label} ×{variant.multipliers[column]}" if variant.columns > 1 else label
 
 
-def turn_text(view: GameView, turn: TurnRow) -> str:
-    """A written turn as the flash and the undo button say it: "Ala – Ful 25"."""
+def turn_text(view: GameView, turn: TurnRow, rise: int | None = None) -> str:
+    """A written turn as the log says it: "Ala – Ful 25"; in a column of several, after a
+    colon, "Ala – Generał ×3: 50" (not "×3 50", read as 350). `rise`: what the turn added to
+    the player's total (`TableGame.rise`), said where that is not simply its points: "Ala –
+    Generał ×3: 50, do wyniku +150", "Ala – Szóstki 24, do wyniku +59" (the upper bonus)."""
     name = view.seats[turn.seat].player.name
-    where = cell_name(view.table.variant, turn.field or "", turn.column or 0)
-    return f"{name} – {where} {points_text(turn.points, turn.extra_bonus)}"
+    variant = view.table.variant
+    where = cell_name(variant, turn.field or "", turn.column or 0)
+    colon = ":" if variant.columns > 1 else ""
+    text = f"{name} – {where}{colon} {points_text(turn.points, turn.extra_bonus)}"
+    if rise is None or rise == (turn.points or 0) + turn.extra_bonus:
+        return text
+    return gettext("%(turn)s, do wyniku +%(rise)s", turn=text, rise=rise)
+
+
+def last_turn_text(view: GameView) -> str | None:
+    """The last turn in force as the flash, the undo button and the watching screen say it:
+    with what it added to the total (`turn_text`); None before the first turn."""
+    if not view.turns:
+        return None
+    return turn_text(view, view.turns[-1], view.table.rise())
 
 
 def zero_question(evaluation: Evaluation, placement: Placement) -> str | None:

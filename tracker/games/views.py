@@ -61,6 +61,7 @@ from .turn import (
     column_statuses,
     extra_generals,
     full_sheet,
+    last_turn_text,
     pencil_marks,
     sheet_grid,
     turn_hint,
@@ -157,8 +158,9 @@ def state(game_id: int) -> ResponseReturnValue:
 def _last_text(view: GameView) -> str | None:
     if not view.turns:
         return None
-    last = view.turns[-1]
-    return str(poker.hand_text(view, last)) if view.is_poker else turn_text(view, last)
+    if view.is_poker:
+        return str(poker.hand_text(view, view.turns[-1]))
+    return last_turn_text(view)
 
 
 def _as_int(text: str | None) -> int | None:
@@ -305,13 +307,12 @@ def _render_turn(
     }
     if fragment:
         return render_template("games/_fields.html", **context)
-    last = view.turns[-1] if view.turns else None
     return render_template(
         "games/play.html",
         **context,
         statuses=column_statuses(view, seat),
         generals=extra_generals(view, seat),
-        last_turn=turn_text(view, last) if last else None,
+        last_turn=last_turn_text(view),
         free_fields=[f for f in variant.table.fields if not seat_sheet[0].is_filled(f.id)],
         next_field=next_in_order(variant, seat_sheet[0]),  # Gra po kolei: no choice
         plain_grid=sheet_grid(variant, seat_sheet) if many else None,
@@ -322,14 +323,13 @@ def _render_finished(view: GameView) -> str:
     scores = view.table.scores
     places = view.table.places
     ranking = sorted(range(len(view.seats)), key=lambda seat: (places[seat], seat))
-    last = view.turns[-1] if view.turns else None
     return render_template(
         "games/finished.html",
         view=view,
         paper=full_sheet(view),
         ranking=[(places[s], view.seats[s].player.name, scores[s]) for s in ranking],
         winners=and_list(view.winners),
-        last_turn=turn_text(view, last) if last else None,
+        last_turn=last_turn_text(view),
         bgstats_link=bgstats.view_link(view, timezone=local_zone().key),
     )
 
@@ -387,7 +387,7 @@ def _say_written(after: GameView) -> None:
         poker.say_written(after)
     else:
         # "written": the game's screen puts the undo of this turn next to the message.
-        flash(_("Zapisano: %(turn)s", turn=turn_text(after, after.turns[-1])), "written")
+        flash(_("Zapisano: %(turn)s", turn=last_turn_text(after)), "written")
 
 
 def _say_stands_written(view: GameView, seq: int) -> None:
@@ -531,7 +531,7 @@ def undo(game_id: int) -> ResponseReturnValue:
     else:
         said = _(
             "Cofnięto: %(turn)s. Znów kolej: %(name)s.",
-            turn=turn_text(before, undone),
+            turn=last_turn_text(before),
             name=after.current_name,
         )
         if before.table.variant.fixed_order:  # one field a turn: the roll goes back to it
@@ -550,13 +550,12 @@ def sheet(game_id: int) -> ResponseReturnValue:
     view = _load(game_id)
     if view.is_poker:
         return poker.render_history(view)
-    last = view.turns[-1] if view.turns else None
     return render_template(
         "games/sheet.html",
         view=view,
         paper=full_sheet(view),
         log=[(turn, turn_text(view, turn)) for turn in reversed(view.log)],
-        last_turn=turn_text(view, last) if last else None,
+        last_turn=last_turn_text(view),
     )
 
 

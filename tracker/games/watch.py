@@ -9,7 +9,7 @@ from flask import render_template
 
 from ..services.games import GameView
 from . import poker
-from .turn import full_sheet, turn_text
+from .turn import full_sheet, last_turn_text
 
 
 def render(view: GameView) -> str:
@@ -26,5 +26,5 @@ def render(view: GameView) -> str:
         "games/watch.html",
         view=view,
         paper=full_sheet(view),
-        last_turn=turn_text(view, last) if last else None,
+        last_turn=last_turn_text(view),
     )

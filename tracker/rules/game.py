@@ -13,7 +13,16 @@ from .codes import Code
 from .dice import Dice, is_five_of_a_kind
 from .errors import MoveRefused, RulesError
 from .moves import Evaluation, Placement, evaluate, play, unknown_field, write_move
-from .sheet import Column, Sheet, SheetTotals, empty_sheet, extra_bonus_count, sheet_totals
+from .sheet import (
+    Column,
+    Sheet,
+    SheetTotals,
+    column_rise,
+    column_totals,
+    empty_sheet,
+    extra_bonus_count,
+    sheet_totals,
+)
 from .state import SeatFigures, TurnRecord, places_of, winners_of
 from .text import N_, Text
 from .variants import Options, Variant
@@ -173,6 +182,22 @@ class TableGame:
             totals = sheet_totals(self.variant, self.sheets[seat], self.options)
             self._totals[seat] = totals
         return totals
+
+    def rise(self, index: int = -1) -> int:
+        """How much the turn at `index` of the turns in force raised its player's grand total
+        when it was written: its points and extra bonus, the upper bonus it completed, all
+        times its column's multiplier („Generał ×3: 50” raised it by 150)."""
+        record = self.turns[index]
+        assert record.field is not None  # a table turn always names its field
+        column = Column()
+        for earlier in self.turns[: index % len(self.turns)]:
+            if earlier.seat == record.seat and earlier.column == record.column and earlier.field:
+                column = column.write(earlier.field, earlier.points, earlier.extra_bonus)
+        multiplier = self.variant.multipliers[record.column]
+        before = column_totals(self.variant, column, multiplier, self.options)
+        return column_rise(
+            self.variant, before, record.field, record.points, record.extra_bonus, self.options
+        )
 
     @property
     def scores(self) -> tuple[int, ...]:
