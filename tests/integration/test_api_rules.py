@@ -320,6 +320,14 @@ def test_totals_answer_the_options_in_force(client: FlaskClient):
             ["Remis", "6-6-3-2-1", "para"],
             id="three hands, two tied for best: places 1 1 3",
         ),
+        pytest.param(
+            [[5, 5, 3, 3, 1], [5, 5, 2, 2, 6]],
+            ["two_pairs", "two_pairs"],
+            [1, 2],
+            [0],
+            ["wygrywa", "niższa para"],
+            id="two pairs against two pairs: the lower pair decides",
+        ),
     ],
 )
 def test_poker_rank(
@@ -339,6 +347,7 @@ def test_poker_rank(
     assert [h["place"] for h in data["hands"]] == places
     assert all(h["label"] for h in data["hands"])
     assert data["winners"] == winners
+    assert data["draw"] is (len(winners) > 1)
     assert data["explanation"]
     for words in named:
         assert words in data["explanation"]
@@ -357,6 +366,7 @@ def test_poker_ranks_up_to_eight_hands(client: FlaskClient):
 
     assert response.status_code == 200
     assert response.get_json()["winners"] == [3, 4, 5, 6, 7]
+    assert response.get_json()["draw"] is True
 
 
 @pytest.mark.parametrize(

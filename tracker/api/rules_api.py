@@ -108,6 +108,7 @@ def poker_rank() -> JsonObject:
             for ranked in ranking.hands
         ],
         "winners": list(ranking.winners),
+        "draw": ranking.draw,
         "explanation": rules_text(ranking.explanation_text),
     }
 
