@@ -91,7 +91,7 @@ def test_a_zero_where_more_was_possible_asks_first(page: Page, screenshot):
     tap_dice(page, "12346")
 
     field_button(page, "five_of_a_kind").click()
-    question = page.get_by_text("Wpisać 0 w polu Generał? Najlepiej: Mały strit za 30 pkt.")
+    question = page.get_by_text("Wpisać 0 w polu Generał? Najwięcej teraz: Mały strit za 30 pkt.")
     expect(question).to_be_visible()
     assert no_sideways_scroll(page)
     screenshot(page, "zero-confirmation")
@@ -210,7 +210,8 @@ def test_without_javascript_every_step_is_a_plain_form(
         page.get_by_role("button", name="Pokaż punkty").click()
         expect(page).to_have_url(re.compile(r"\?seq=1&dice=12346"))
         field_button(page, "five_of_a_kind").click()
-        expect(page.get_by_text("Wpisać 0 w polu Generał? Najlepiej: Mały strit")).to_be_visible()
+        question = page.get_by_text("Wpisać 0 w polu Generał? Najwięcej teraz: Mały strit")
+        expect(question).to_be_visible()
         screenshot(page, "zero-confirmation-no-js")
         page.get_by_role("button", name="Tak, wpisz 0").click()
         expect(page.get_by_text("Zapisano: Ala – Generał 0")).to_be_visible()

@@ -47,7 +47,7 @@ def test_a_turn_is_played_in_english_with_the_dice_pad(page: Page, screenshot):
     # A 0 in Ones where the Generał scores 50: the question and its answers in English.
     page.locator('[data-fields] button[form="w0"][value="ones"]').click()
     question = page.locator(".confirm-box [data-question]")
-    expect(question).to_have_text(re.compile(r"^Write 0 in .+\? Best: .+ for 50 pts\.$"))
+    expect(question).to_have_text(re.compile(r"^Write 0 in .+\? Most points now: .+ for 50 pts\.$"))
     expect(page.get_by_role("button", name="Yes, write 0")).to_be_visible()
     page.get_by_role("button", name="No, another field").click()
     expect(page.locator(".confirm-box")).to_have_count(0)

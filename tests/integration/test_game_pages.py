@@ -634,7 +634,7 @@ def test_a_zero_where_more_was_possible_is_confirmed_first(table: Table):
 
     html = asked.get_data(as_text=True)
     assert asked.status_code == 200
-    assert "Wpisać 0 w polu Generał? Najlepiej: Mały strit za 30 pkt." in html
+    assert "Wpisać 0 w polu Generał? Najwięcej teraz: Mały strit za 30 pkt." in html
     assert 'name="confirm" value="1"' in html
     assert 'name="dice" value="12346"' in html
     assert table.view(game_id).turns == []

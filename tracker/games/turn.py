@@ -73,7 +73,7 @@ def zero_question_text(variant: Variant, chosen: Placement, best: Placement) -> 
     best_where = cell_name(variant, best.field, best.column)
     if best.gain != best.points:
         return gettext(
-            "Wpisać 0 w polu %(field)s? Najlepiej: %(best)s za %(points)s pkt "
+            "Wpisać 0 w polu %(field)s? Najwięcej teraz: %(best)s za %(points)s pkt "
             "(do wyniku +%(gain)s).",
             field=where,
             best=best_where,
@@ -81,7 +81,7 @@ def zero_question_text(variant: Variant, chosen: Placement, best: Placement) -> 
             gain=best.gain,
         )
     return gettext(
-        "Wpisać 0 w polu %(field)s? Najlepiej: %(best)s za %(points)s pkt.",
+        "Wpisać 0 w polu %(field)s? Najwięcej teraz: %(best)s za %(points)s pkt.",
         field=where,
         best=best_where,
         points=best.points,
