@@ -91,6 +91,10 @@ window.kosciText = (() => {
   const THEME_COOKIE = "theme"; // tracker/main/app_shell.py reads it to draw the page
   const THEME_MAX_AGE = 400 * 24 * 60 * 60;
   const THEMES = ["auto", "light", "dark"];
+  // retryByItself: the tries of a page that came back to the offline page (sessionStorage).
+  const TRIES_KEY = "kosci.retried";
+  const STUCK_AFTER = 2;
+  const STUCK_FORGET = 5 * 60 * 1000;
 
   // The app on the phone: offline page (service worker), theme switch, screen kept on in a game,
   // no form sent into a lost connection.
@@ -263,11 +267,22 @@ window.kosciText = (() => {
   // shown again, and loads the page once it does. A server that stays away is asked less and
   // less often (3 s, then up to 10 s apart, with jitter, so that a club's phones do not all
   // come at once); a hidden page asks nothing.
+  //
+  // A page that comes back here after the server's answer (a gateway's 504: the page itself
+  // takes longer than the gateway waits) would be loaded again and again, each time as slow:
+  // after STUCK_AFTER such tries in a row the offline page says so ([data-stuck]) and waits
+  // for a tap. The tries are counted per page and tab (sessionStorage), and forgotten when any
+  // page opens or STUCK_FORGET has passed.
   function retryByItself() {
     const RETRY_FIRST = 3000;
     const RETRY_MAX = 10000;
     const health = retryHealth();
-    if (!health) return;
+    if (!health) {
+      forgetTries();
+      return;
+    }
+    const tried = triesOfThisPage();
+    if (tried >= STUCK_AFTER && showStuck()) return;
     let delay = RETRY_FIRST;
     let timer = null;
     let asking = false;
@@ -284,6 +299,7 @@ window.kosciText = (() => {
       const back = await answers(health);
       asking = false;
       if (back) {
+        noteTry(tried + 1);
         location.reload(); // the page asked for, its query included
         return;
       }
@@ -297,6 +313,45 @@ window.kosciText = (() => {
     window.addEventListener("online", now);
     document.addEventListener("visibilitychange", () => (visible() ? now() : later()));
     later();
+  }
+
+  function triesOfThisPage() {
+    try {
+      const noted = JSON.parse(sessionStorage.getItem(TRIES_KEY) || "null");
+      const fresh = noted && noted.url === location.href && Date.now() - noted.at < STUCK_FORGET;
+      return fresh ? noted.tries : 0;
+    } catch {
+      return 0; // storage refused (a private window's quota) or garbled: count from nothing
+    }
+  }
+
+  function noteTry(tries) {
+    try {
+      const noted = { url: location.href, at: Date.now(), tries };
+      sessionStorage.setItem(TRIES_KEY, JSON.stringify(noted));
+    } catch {
+      // without storage the page keeps trying, as before
+    }
+  }
+
+  function forgetTries() {
+    try {
+      sessionStorage.removeItem(TRIES_KEY);
+    } catch {
+      // nothing kept
+    }
+  }
+
+  // The offline page's second face: the server answers, the page does not open.
+  function showStuck() {
+    const stuck = document.querySelectorAll(".offline [data-stuck]");
+    if (!stuck.length) return false;
+    for (const element of stuck) element.hidden = false;
+    for (const element of document.querySelectorAll(".offline [data-unreachable]")) {
+      element.hidden = true;
+    }
+    document.querySelector(".offline").setAttribute("aria-labelledby", "stuck-heading");
+    return true;
   }
 
   // What a page that stands for another asks before loading it again; none on any other page.

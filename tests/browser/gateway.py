@@ -40,6 +40,7 @@ class Away:
     status: int
     body: bytes
     headers: dict[str, str]
+    only: str | None = None  # a path: only its requests are answered, the rest pass on
 
 
 @dataclass
@@ -52,11 +53,17 @@ class Gateway:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def answer(
-        self, status: int, body: bytes | None = None, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        *,
+        only: str | None = None,
     ) -> None:
-        """From now on, answer every request itself: nginx's page for `status` unless `body`."""
+        """From now on, answer every request itself: nginx's page for `status` unless `body`.
+        `only`: just the requests for this path (a 504 for one slow page)."""
         page = nginx_page(status) if body is None else body
-        self.away = Away(status, page, {"Content-Type": "text/html", **(headers or {})})
+        self.away = Away(status, page, {"Content-Type": "text/html", **(headers or {})}, only)
 
     def pass_on(self) -> None:
         """From now on, pass every request on to the app again (it is back)."""
@@ -70,10 +77,11 @@ class Gateway:
     def reply_while_away(self, request: Request) -> Reply | None:
         """The gateway's own answer while the app is away (noted), else None: ask the app."""
         away = self.away
-        if away is None:
+        path = urlsplit(request.path).path
+        if away is None or away.only not in (None, path):
             return None
         with self.lock:
-            self.answered.append((urlsplit(request.path).path, away.status, time.monotonic()))
+            self.answered.append((path, away.status, time.monotonic()))
         return Reply(away.status, REASONS.get(away.status, ""), away.headers.items(), away.body)
 
 

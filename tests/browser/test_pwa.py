@@ -478,6 +478,54 @@ def test_while_serve_restarts_behind_a_gateway_the_phone_waits_and_comes_back_by
     assert page.url == game_url
 
 
+def test_a_page_slower_than_the_gateway_waits_is_not_loaded_again_and_again(
+    phone: Page, gateway: Gateway, screenshot
+):
+    """nginx answers 504 for one page that takes longer than it waits, while the server itself
+    answers: the offline page tries that page again by itself twice, then says that the page
+    does not open and waits for a tap. Before, it loaded the slow page again every few seconds
+    for as long as the phone showed it, each time a heavy request on the server."""
+    page = phone
+    sign_up(page)
+    worker_in_control(page)
+    start_game(page, STANDARD_NAME, ["Ala", "Ola"])
+    game_path = urlsplit(page.url).path
+    stop_the_clock(page)
+    unreachable = page.get_by_role("heading", name="Brak połączenia z serwerem")
+    stuck = page.get_by_role("heading", name="Ta strona się nie otwiera")
+
+    gateway.answer(504, only=game_path)  # /healthz passes: the server answers
+    page.reload()
+    expect(unreachable).to_be_visible()
+    expect(stuck).to_be_hidden()
+    for tries in (1, 2):  # /healthz answers, the page is loaded again, and meets the 504 again
+        advance(page, 5_000)
+        wait_for_requests(page, gateway, game_path, 1 + tries, timeout=5)
+
+    expect(stuck).to_be_visible()
+    expect(unreachable).to_be_hidden()
+    expect(page.get_by_text("ta strona nie otworzyła się kilka razy z rzędu")).to_be_visible()
+    expect(page.get_by_role("link", name="Strona główna")).to_be_visible()
+    expect(page.get_by_text("Czy telefon jest w tej samej sieci Wi-Fi")).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "pwa-page-too-slow")
+    advance(page, 30_000)  # three times the longest delay between tries
+    page.wait_for_timeout(300)  # time for a request it should not have made to arrive
+    assert len(gateway.asked(game_path)) == 3
+
+    gateway.pass_on()  # the page is quick enough again
+    page.get_by_role("link", name="Spróbuj ponownie").click()
+    expect(page.locator(".turn-name")).to_have_text("Ala")
+    # The page opened: its tries are forgotten, and the next 504 gets its two tries again.
+    gateway.answer(504, only=game_path)
+    page.reload()
+    expect(unreachable).to_be_visible()
+    advance(page, 5_000)
+    wait_for_requests(page, gateway, game_path, 5, timeout=5)
+    expect(unreachable).to_be_visible()
+    gateway.pass_on()
+
+
 def stop_the_clock(page: Page) -> None:
     """The page's clock (and the next page's) stands still until `advance` runs it: installed,
     it would go on in real time, and a test's own slow steps (a screenshot on a busy machine)
