@@ -85,6 +85,7 @@ JS_STRINGS: dict[str, str] = {
         "Brak połączenia z serwerem – nic nie wysłano. Sprawdź Wi-Fi i spróbuj ponownie."
     ),
     "live.offline_retrying": N_("Brak połączenia z serwerem – próbuję ponownie…"),
+    "live.database_retrying": N_("Baza danych nie odpowiada – próbuję ponownie…"),
     # dice.js: what a screen reader hears of the five dice (%(…)s filled in by the script).
     "dice.added": N_("Kość nr %(number)s: %(face)s."),
     "dice.all_five": N_("Pięć kości: %(dice)s."),
@@ -92,6 +93,7 @@ JS_STRINGS: dict[str, str] = {
     "dice.filled": N_("Kość nr %(number)s: %(face)s – dotknij, aby usunąć"),
     "dice.removed": N_("Kość nr %(number)s: usunięta."),
     "turn.offline_retry": N_("Brak połączenia z serwerem – spróbuj ponownie."),
+    "turn.database_retry": N_("Baza danych nie odpowiada – spróbuj ponownie za chwilę."),
     "turn.undone_elsewhere": N_("Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s."),
     "turn.corrected_elsewhere": N_(
         "Na innym telefonie poprawiono wcześniejszy ruch – wyniki się zmieniły."

@@ -65,6 +65,11 @@ window.kosciBanner = (() => {
  * app's own 503 while its database does not answer. The screen's scripts take it as a lost
  * connection: the screen stays, with what was typed, and the banner's „Ponów” tries again. */
 window.kosciNoAnswer = (response) => response.status >= 502 && response.status <= 504;
+// Of those, the app's own 503 (it says so: OWN_ANSWER_HEADER in tracker/errors.py): the server
+// answers, its database does not (PostgreSQL restarting). Still nothing done, but the banner
+// says what is away: the phone's Wi-Fi is fine.
+window.kosciDatabaseAway = (response) =>
+  response.status === 503 && response.headers.get("Kosci-Answered-By") === "app";
 
 window.kosciText = (() => {
   "use strict";

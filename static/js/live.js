@@ -58,7 +58,7 @@ window.kosciLive = (() => {
     } catch {
       return unreachable();
     }
-    if (noAnswer(response)) return unreachable(); // the proxy's, while the app is away
+    if (noAnswer(response)) return unreachable(response); // the proxy's, while the app is away
     failures = 0;
     online();
     // Nothing written since the screen was drawn, even after polls that failed: the screen
@@ -79,10 +79,12 @@ window.kosciLive = (() => {
     if (await refresh(location.href, seen)) schedule(POLL_MS);
   }
 
-  /** No answer: say so, keep the screen as it is, and ask again, less often. */
-  function unreachable() {
+  /** No answer: say so (the app's own 503: its database is away), keep the screen as it is,
+   * and ask again, less often. */
+  function unreachable(response = null) {
     failures += 1;
-    offline(t("live.offline_retrying"), () => poll());
+    const database = response && window.kosciDatabaseAway(response);
+    offline(t(database ? "live.database_retrying" : "live.offline_retrying"), () => poll());
     schedule(OFFLINE_POLL_MS[Math.min(failures, OFFLINE_POLL_MS.length) - 1]);
   }
 
@@ -107,7 +109,7 @@ window.kosciLive = (() => {
       if (noAnswer(response)) throw new Error("no answer from the app");
       html = await response.text();
     } catch {
-      unreachable();
+      unreachable(response);
       return false;
     }
     // A poll's refresh that a write of this phone overtook would hide the write's answer.

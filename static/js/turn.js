@@ -15,6 +15,12 @@
   const t = window.kosciText || ((key) => key); // app.js: texts in the page's language
   // app.js: a proxy's 502 (the app restarting) is no answer, as a lost connection is.
   const noAnswer = (response) => Boolean(window.kosciNoAnswer && window.kosciNoAnswer(response));
+  // The banner's text for no answer: the app's own 503 says its database is away, else the
+  // server does not answer (app.js).
+  const awayText = (response) =>
+    t(response && window.kosciDatabaseAway && window.kosciDatabaseAway(response)
+      ? "turn.database_retry"
+      : "turn.offline_retry");
   const STORE = "kosci-dice:" + location.pathname;
   let carried = null; // the dice on screen when live.js swapped it, and their turn's number
   // The last write sent with no answer: its turn's number, its dice, and whether its „Ponów”
@@ -223,7 +229,7 @@
         const dice = String(body.get("dice") || "");
         unanswered = { seq: root.dataset.seq, dice, offered: Boolean(live) };
         if (live) {
-          live.offline(t("turn.offline_retry"), () => {
+          live.offline(awayText(response), () => {
             unanswered.offered = false;
             send(write, button);
           }, true);
@@ -392,8 +398,9 @@
       shown = dice;
       history.replaceState(null, "", gameUrl({ dice, seq: root.dataset.seq }).href);
       region.setAttribute("aria-busy", "true");
+      let response = null;
       try {
-        const response = await fetch(fieldsUrl(dice, root.dataset.seq), {
+        response = await fetch(fieldsUrl(dice, root.dataset.seq), {
           headers: { Accept: "text/html" },
           credentials: "same-origin",
         });
@@ -424,7 +431,7 @@
         // No connection: say so and keep the dice (a retry asks again); without live.js the
         // plain form still works.
         const live = window.kosciLive;
-        if (live) live.offline(t("turn.offline_retry"), () => load(), true);
+        if (live) live.offline(awayText(response), () => load(), true);
         else form.submit();
       } finally {
         if (mine === request) region.removeAttribute("aria-busy");

@@ -515,6 +515,49 @@ def test_behind_a_proxy_a_restart_of_the_app_keeps_the_game_and_its_dice(phones:
     assert turns_in_force(live_server, game_id) == 1
 
 
+def database_away(route: Route) -> None:
+    """The app's own answer while PostgreSQL restarts (tracker/errors.py): 503, marked."""
+    route.fulfill(
+        status=503,
+        content_type="text/html",
+        headers={"Kosci-Answered-By": "app", "Retry-After": "5"},
+        body="<h1>Serwer chwilowo niedostępny</h1><p>Baza danych nie odpowiada.</p>",
+    )
+
+
+def test_while_the_database_is_away_the_banner_says_so_and_the_turn_waits_for_its_retry(
+    phones: Any, live_server
+):
+    """The server answers but its database does not (the app's own 503): the banner says the
+    database does not answer, not that the phone lost its connection (its Wi-Fi is fine),
+    the dice stay, and „Ponów” writes the turn once the database is back."""
+    (a,), path = table_of(phones, 1, ["Ala", "Ola"])
+    game_id = int(path.rsplit("/", 1)[1])
+    tap_dice(a, "55531")
+    banner = a.locator(".net-banner")
+
+    a.route(re.compile(r"/gry/\d+/stan"), database_away)
+    with a.expect_response(lambda answer: answer.url.endswith("/stan")):
+        pass  # a poll meets the database's 503
+    expect(banner).to_contain_text("Baza danych nie odpowiada – próbuję ponownie…")
+    a.route(re.compile(r"/gry/\d+/ruch"), database_away)
+    field_button(a, "fives").click()
+
+    expect(banner).to_contain_text("Baza danych nie odpowiada – spróbuj ponownie za chwilę.")
+    expect(banner).not_to_contain_text("Brak połączenia")
+    expect(a.locator(".turn-name")).to_have_text("Ala")
+    assert typed_dice(a) == "55531"
+    assert turns_in_force(live_server, game_id) == 0
+
+    a.unroute(re.compile(r"/gry/\d+/ruch"))
+    a.unroute(re.compile(r"/gry/\d+/stan"))
+    banner.get_by_role("button", name="Ponów").click()
+
+    expect(a.locator(".turn-name")).to_have_text("Ola")
+    expect(a.get_by_text("Zapisano: Ala – Piątki 15", exact=True)).to_be_visible()
+    assert turns_in_force(live_server, game_id) == 1
+
+
 def test_an_undo_tapped_offline_stays_on_the_game_and_is_sent_by_its_retry(
     phones: Any, live_server
 ):

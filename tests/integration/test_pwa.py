@@ -236,6 +236,13 @@ def test_the_apps_own_unavailable_answers_say_they_are_its_own(status: int, mark
     assert (response.headers.get(OWN_ANSWER_HEADER) == "app") is marked
 
 
+def test_the_pages_scripts_read_the_same_mark():
+    """app.js tells the app's own 503 (its database away) from a proxy's by this header."""
+    app_js = (Path(__file__).resolve().parents[2] / "static" / "js" / "app.js").read_text()
+
+    assert f'response.headers.get("{OWN_ANSWER_HEADER}") === "app"' in app_js
+
+
 def test_the_apps_pages_carry_no_mark(client: FlaskClient):
     for path in ("/zasady", "/nie-ma-takiej-strony"):
         assert OWN_ANSWER_HEADER not in client.get(path).headers
