@@ -806,6 +806,39 @@ def test_statistics_page_says_the_days_of_the_filter(
     assert "1.04.2025 – 1.04.2025" not in text
 
 
+@pytest.mark.parametrize(
+    ("since", "until"),
+    [("1.04.2025", "31.05.2025"), ("2025-4-1", "2025-5-31")],
+    ids=["the Polish way", "ISO without its zeros"],
+)
+def test_statistics_page_reads_days_typed_by_hand(
+    client: FlaskClient, signed_in, since: str, until: str
+):
+    """A browser without a date picker sends the day as typed: the page reads it as the
+    history's filter does, and shows what the picker's ISO days show."""
+    typed = client.get(f"/statystyki?wariant=standard&od={since}&do={until}")
+    picked = client.get("/statystyki?wariant=standard&od=2025-04-01&do=2025-05-31")
+
+    assert typed.status_code == 200
+    text = text_of(typed.get_data(as_text=True))
+    assert "Kości (tabela polska) · 1.04.2025 – 31.05.2025" in text
+    # Every figure below the filter is the same.
+    figures = text.split("Wyczyść filtr", 1)[1]
+    assert figures == text_of(picked.get_data(as_text=True)).split("Wyczyść filtr", 1)[1]
+    assert "2 zakończone gry" in figures
+
+
+def test_statistics_page_refuses_a_day_that_is_none_next_to_its_field(
+    client: FlaskClient, signed_in
+):
+    response = client.get("/statystyki?od=31.02.2025")
+
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert re.search(r'id="od" [^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="od"', html)
+    assert "Nieprawidłowa data. Wpisz ją jako RRRR-MM-DD (np. 2025-05-03) albo 3.05.2025." in html
+
+
 def test_statistics_page_ignores_another_accounts_player_in_the_filter(
     client: FlaskClient, signed_in
 ):
@@ -823,7 +856,7 @@ def test_statistics_page_bad_filter_shows_the_error_next_to_the_field(
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert re.search(r'id="do" [^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="do"', html)
-    assert "Data końcowa jest wcześniejsza niż początkowa." in html
+    assert "Data „do” jest wcześniejsza niż data „od”. Popraw jedną z nich." in html
     assert '<details class="filter" open>' in html
     # The folded summary does not claim a filter that was not applied.
     summary = html.split('<span class="filter-now">', 1)[1].split("</span>", 1)[0]

@@ -40,6 +40,7 @@ def _filter(form: FilterForm, player_ids: list[int]) -> GameFilter | None:
             until=form.until.data,
             player_ids=player_ids,
             zone=local_zone(),
+            typed=True,  # a browser without a date picker sends what was typed: 3.05.2025
         )
     except InvalidFilter as exc:
         name = ERROR_FIELDS.get(exc.field or "", "variant")
