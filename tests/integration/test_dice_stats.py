@@ -169,10 +169,9 @@ def test_nemesis_with_a_three_one_one_record(app: Flask):
     assert report.nemesis is not None
     n = report.nemesis
     assert (n.rival_name, n.games, n.wins, n.losses, n.draws) == ("Ola", 5, 3, 1, 1)
-    # Ola's nemesis is Ala (1 ahead in 5); Jan shared two games with Ala: none. In the order
-    # of the players, most wins first (Ola 4 with the shared one, Ala 3).
+    # Ala is no nemesis of Ola's: ahead of her once, behind three times. Jan shared two games
+    # with Ala: none either.
     assert [(x.name, x.rival_name, x.wins, x.losses, x.draws) for x in everyone] == [
-        ("Ola", "Ala", 1, 3, 1),
         ("Ala", "Ola", 3, 1, 1),
     ]
 
@@ -207,6 +206,26 @@ def test_nobody_is_a_nemesis_below_three_games_or_never_ahead():
 
     assert 1 not in dice.nemeses_of(pairs, None, who)
     assert dice.nemeses_of(pairs, None, who)[3].rival_name == "Ala"  # Ala: ahead of Jan 5 times
+
+
+@pytest.mark.parametrize(
+    ("record", "nemesis"),
+    [
+        ((5, 1, 3), None),  # Ola ahead once, behind three times: beaten, no nemesis
+        ((4, 2, 2), None),  # as often ahead as behind: even, no nemesis
+        ((4, 2, 1), "Ola"),  # ahead more often than behind, even under half the games
+    ],
+    ids=["beaten", "even", "better-record"],
+)
+def test_only_a_rival_with_the_better_record_is_a_nemesis(
+    record: tuple[int, int, int], nemesis: str | None
+):
+    games, ola_ahead, ala_ahead = record
+    pairs = {(1, 2): (games, ala_ahead, ola_ahead)}  # (games, 1 ahead, 2 ahead)
+
+    found = dice.nemeses_of(pairs, None, {1: "Ala", 2: "Ola"})
+
+    assert (found[1].rival_name if 1 in found else None) == nemesis
 
 
 def test_a_nemesis_tie_between_two_rivals_in_one_game_counts_as_a_draw():

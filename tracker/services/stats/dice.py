@@ -7,8 +7,9 @@ seats).
 - Nemesis: of the rivals a player shared at least `NEMESIS_GAMES` games with, the one who
   finished ahead of them in the largest share of those games (places, so a shared win or an
   equal total is a draw: neither beat the other); on equal shares, the one ahead more often,
-  then the one behind less often, then by name in Polish order. Nobody who never finished ahead
-  is a nemesis.
+  then the one behind less often, then by name in Polish order. Only a rival with the better
+  record is a nemesis: ahead of the player more often than behind (a rival the player beat 3
+  times of 5, ahead once, is none).
 
 Both start from the games added up by how they ended (`GameResults.kinds`), so the work grows
 with the different outcomes, not with the games.
@@ -102,9 +103,9 @@ def nemeses_of(
     for (a, b), (games, a_ahead, b_ahead) in pairs.items():
         if games < NEMESIS_GAMES:
             continue
-        if b_ahead:
+        if b_ahead > a_ahead:
             rivals[a].append((b, games, b_ahead, a_ahead))
-        if a_ahead:
+        if a_ahead > b_ahead:
             rivals[b].append((a, games, a_ahead, b_ahead))
     if player_id is not None:
         rivals = {player_id: rivals[player_id]} if rivals.get(player_id) else {}
