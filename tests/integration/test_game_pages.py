@@ -26,6 +26,9 @@ PASSWORD = "tajne hasło 123"
 
 # Thirteen turns that fill a standard sheet, every one worth points.
 FULL_SHEET = STANDARD_SHEET
+LOW_SHEET = [
+    ("11112", "chance") if field == "chance" else (dice, field) for dice, field in FULL_SHEET
+]
 
 
 def text_of(html: str) -> str:
@@ -920,6 +923,32 @@ def test_equal_totals_share_the_win(table: Table):
 
     assert "Remis: Ala i Ola" in html
     assert text_of(html).count(" 1. ") == 2
+
+
+@pytest.mark.parametrize(
+    ("sheets", "heading"),
+    [
+        ([FULL_SHEET] * 2, "Remis: Ala i Ola"),
+        ([FULL_SHEET] * 4, "Remis – wszyscy po {total} pkt!"),
+        ([FULL_SHEET] * 3 + [LOW_SHEET], "Remis na pierwszym miejscu – po {total} pkt"),
+    ],
+    ids=["two share it: named", "everyone", "three of four"],
+)
+def test_a_shared_win_of_three_or_more_is_not_a_heading_of_names(
+    table: Table, sheets: list, heading: str
+):
+    names = ["Ala", "Ola", "Ela", "Jan"][: len(sheets)]
+    game_id = table.new_game(names)
+    table.play_through(game_id, sheets)
+
+    html = table.client.get(f"/gry/{game_id}").get_data(as_text=True)
+
+    total = max(table.view(game_id).table.scores)
+    found = re.search(r'<h1 id="winner" class="winner">(.*?)</h1>', html, re.S)
+    assert found
+    assert found.group(1).strip() == heading.format(total=total)
+    winners = sum(1 for sheet in sheets if sheet is FULL_SHEET)
+    assert text_of(html).count(" 1. ") == winners  # the standings name every winner
 
 
 def test_undo_is_still_possible_after_the_end(table: Table):
