@@ -94,7 +94,8 @@ def undo_merge(merge_id: int) -> ResponseReturnValue:
     except NotFound as exc:
         abort(404, exc.message)
     except ServiceError as exc:
-        flash(exc.message, "error")
+        # Undone already (another phone was quicker): what was asked for is done, not an error.
+        flash(exc.message, "info" if exc.code == players.MERGE_UNDONE else "error")
         return _to_players()
     flash(
         _(
