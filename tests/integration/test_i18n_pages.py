@@ -82,14 +82,17 @@ def test_the_end_screen_is_english(english: Table):
     assert "Wygrywa" not in text
 
 
-def test_a_tie_on_the_end_screen_lists_the_names_in_english(english: Table):
+def test_a_tie_on_the_end_screen_and_in_the_history_is_said_in_english(english: Table):
     game_id = english.new_game(["Ala", "Ola", "Ela"])
     english.play_through(game_id, [FULL_SHEET, FULL_SHEET, FULL_SHEET])
+    total = english.view(game_id).table.scores[0]
 
     text = text_of(english.client.get(f"/gry/{game_id}").get_data(as_text=True))
+    history = text_of(english.client.get("/historia").get_data(as_text=True))
 
-    assert "Tie: Ala, Ola, and Ela" in text
+    assert f"A tie – everyone on {total} points!" in text
     assert "Same players and variant; Ola starts." in text
+    assert "Tie: Ala, Ola, and Ela" in history  # English lists: the serial comma
 
 
 def test_history_is_english_with_english_plurals(english: Table):
