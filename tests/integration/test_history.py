@@ -120,7 +120,7 @@ def test_home_page_leaves_old_unfinished_games_to_the_history(
     status, html = history(client, **dict(re.findall(r"(\w+)=([\w-]+)", unescape(link.group(1)))))
     assert status == 200
     assert listed(html) == [family["ids"]["rematch"], family["ids"]["triple"]]
-    assert "Pasuje 2 gry" in text_of(html)
+    assert "Pasują 2 gry" in text_of(html)
 
 
 def test_home_page_lists_the_unfinished_games_of_this_week_first(app: Flask, client: FlaskClient):
@@ -196,7 +196,7 @@ def test_the_list_filters_by_player(client: FlaskClient, family: dict[str, Any])
 
     assert listed(jan) == [family["ids"][k] for k in ("poker", "scandinavian")]
     assert listed(ola) == [family["ids"][k] for k in ("rematch", "ordered", "tie")]
-    assert "Pasuje 2 gry" in text_of(jan)
+    assert "Pasują 2 gry" in text_of(jan)
 
 
 def test_the_list_filters_by_local_days_both_included(client: FlaskClient, family: dict[str, Any]):

@@ -1126,7 +1126,7 @@ def test_the_account_page_links_to_the_data_page(app: Flask, family: dict[str, A
     assert 'href="/konto/dane/wyniki.csv"' in page
     assert 'enctype="multipart/form-data"' in page
     assert 'name="csrf_token"' in page
-    assert "6 gier, 4 graczy" in text_of(page)
+    assert "6 gier, 4 gracze" in text_of(page)
 
 
 def test_importing_through_the_page_with_csrf(app: Flask, family: dict[str, Any]):
