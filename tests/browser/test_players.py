@@ -276,3 +276,22 @@ def test_names_and_field_labels_beside_buttons_and_cells_break_only_between_word
     assert words_broken_in_two(page, "[data-fields] .pgrid-label", line=".pgrid-row") == []
     assert no_sideways_scroll(page)
     screenshot(page, "triple-labels-320")
+
+
+def test_a_refused_rename_far_down_the_list_opens_at_its_error(page: Page, live_server: LiveServer):
+    """A family of many players renames the last one to a name another player has: the answer
+    shows the error beside that field, on the screen, not the top of the list."""
+    account = phone.sign_up_id(page, live_server)
+    with live_server.app.app_context():
+        games.create_game(account, "standard", ["Babcia", "Dziadek", "Mama", "Tata"])
+        games.create_game(account, "standard", ["Wujek", "Zosia", "Żaneta", "Ciocia"])
+
+    page.goto("/gracze")
+    name = page.get_by_label("Imię gracza Żaneta")
+    name.fill("zosia")
+    page.locator("form.rename").filter(has=name).get_by_role("button", name="Zmień").click()
+
+    error = page.get_by_text("Inny gracz ma już takie imię.")
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport()
+    expect(page.get_by_label("Imię gracza Żaneta")).to_be_in_viewport()
