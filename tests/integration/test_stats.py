@@ -997,6 +997,21 @@ def test_column_chart_thins_out_labels_and_shows_each_year_once():
     assert all(b - a >= 40 for a, b in zip(xs, xs[1:], strict=False))
 
 
+def test_line_chart_of_one_game_labels_the_point_under_it():
+    """After the first evening each player's chart of totals has one point, drawn in the middle
+    of the axis: its date goes under it, not at the axis's left end as a first of many does."""
+    one = charts.line_chart("c", "T", "S", ("a", "b"), [("3.12.2026", 316, "316")], ("3.12", ""))
+    two = charts.line_chart(
+        "c", "T", "S", ("a", "b"), [("1.12", 300, "300"), ("3.12", 316, "316")], ("1.12", "3.12")
+    )
+
+    (dot,) = one.dots
+    (label,) = [t for t in one.texts if t.css == "chart-label"]
+    assert (label.text, label.x, label.anchor) == ("3.12", dot.x, "middle")
+    labels = [(t.text, t.x, t.anchor) for t in two.texts if t.css == "chart-label"]
+    assert labels == [("1.12", charts.LEFT, "start"), ("3.12", charts.WIDTH - charts.RIGHT, "end")]
+
+
 def test_player_page_shows_no_extra_bonus_figure_for_the_scandinavian_table(
     client: FlaskClient, signed_in
 ):

@@ -275,9 +275,10 @@ def line_chart(
         y = y_of(mean)
         chart.lines.append(Line(LEFT, y, WIDTH - RIGHT, y, "chart-mean"))
     base = TOP + PLOT_HEIGHT
-    if n:
-        chart.texts.append(Text(LEFT, base + 18, ends[0]))
+    if n == 1:  # the one point stands in the middle: its label goes under it, not at the left
+        chart.texts.append(Text(chart.dots[0].x, base + 18, ends[0], "middle"))
     if n > 1:
+        chart.texts.append(Text(LEFT, base + 18, ends[0]))
         chart.texts.append(Text(WIDTH - RIGHT, base + 18, ends[1], "end"))
     chart.height = TOP + PLOT_HEIGHT + BOTTOM - 10
     return chart
