@@ -19,8 +19,9 @@ has, and the invitation in its session is ignored.
 
 from __future__ import annotations
 
-from flask import Flask, abort, g, request, session, url_for
+from flask import Flask, abort, g, make_response, request, session, url_for
 from flask_login import current_user
+from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from .i18n import N_, gettext
 from .services import invitations
@@ -28,6 +29,13 @@ from .services.invitations import Guest
 
 SESSION_KEY = "invitation"
 WATCH_ONLY = N_("Ten telefon tylko ogląda grę.")
+# Another game's page, asked by a guest (a rematch's link passed round the table, most often):
+# the same answer for every game that is not its own, whether it exists or not.
+OTHER_GAME_TITLE = N_("Ten telefon dołączył do innej gry")
+OTHER_GAME = N_(
+    "Do każdej gry, także do rewanżu, telefon dołącza się jej własnym kodem QR albo linkiem. "
+    "Poproś o nie osobę prowadzącą grę: „Dołącz telefon” na ekranie tej gry."
+)
 
 # A guest's game: its screens, and (a `play` invitation) its writes.
 GAME_PAGES = frozenset({"games.play", "games.sheet", "games.state", "games.review"})
@@ -125,6 +133,12 @@ def _admit() -> None:
         abort(404, gettext(invitations.GONE))
     view_args = request.view_args or {}
     if view_args.get("game_id") != visitor.game_id:
+        if "game_id" in view_args and request.blueprint != "api":
+            # Not „Nie ma takiej strony”: the phone is in the wrong game, not at a broken link.
+            from .errors import render_error  # tracker.errors → tracker.api → back here
+
+            said = render_error(HTTPNotFound(gettext(OTHER_GAME)), title=gettext(OTHER_GAME_TITLE))
+            abort(make_response(said))
         abort(404)
     if request.endpoint in GAME_PAGES:
         g.guest = visitor

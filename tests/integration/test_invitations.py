@@ -398,6 +398,33 @@ def test_a_guest_of_a_finished_game_sees_the_end_screen_without_the_rematch(fami
     assert "Rewanż" in text(family.browser.get(f"/gry/{solo}"))
 
 
+def test_a_guest_opening_the_rematchs_address_is_told_it_needs_that_games_link(family: Family):
+    """The family taps „Rewanż” and passes the new game's address round the table: the guest
+    phone is told it joined another game and how to join this one, not that the page does not
+    exist. Any other game of the account, or none, answers the same (and still a 404)."""
+    with family.app.app_context():
+        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
+    _, url = family.invite("play", game_id=solo)
+    phone = join(family.app, url)
+    family.play_through(solo)
+    assert phone.get(f"/gry/{solo}").status_code == 200  # the end screen, and its „dołączył”
+    with family.app.app_context():
+        rematch = games.rematch(family.account_id, solo).id
+
+    answers = [phone.get(f"/gry/{game}") for game in (rematch, family.other_game_id, 99999)]
+
+    assert [a.status_code for a in answers] == [404, 404, 404]
+    pages = [re.search(r"<main.*?</main>", text(a)) for a in answers]
+    assert all(pages)
+    assert len({page.group(0) for page in pages if page}) == 1
+    said = text(answers[0])
+    assert "Ten telefon dołączył do innej gry" in said
+    assert "także do rewanżu" in said
+    assert "Nie ma takiej strony" not in said
+    assert phone.get("/historia").status_code == 404
+    assert "Nie ma takiej strony" in text(phone.get("/historia"))
+
+
 def test_the_home_page_leads_a_guest_back_to_its_game(family: Family):
     """The logo, the menu and „Strona główna” of the end screen lead to the home page: a guest
     phone finds its game there again, as long as its invitation lives."""
