@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from history_builders import STANDARD_SHEET
 from live import SCREENSHOTS_DIR, LiveServer
 from playwright.sync_api import Page, expect
@@ -295,3 +296,30 @@ def test_a_refused_rename_far_down_the_list_opens_at_its_error(page: Page, live_
     expect(error).to_be_visible()
     expect(error).to_be_in_viewport()
     expect(page.get_by_label("Imię gracza Żaneta")).to_be_in_viewport()
+
+
+def test_long_one_word_names_of_three_players_fit_the_sheets_columns(
+    page: Page, live_server: LiveServer, screenshot
+):
+    """Three players at 360 px, two of them with a long first name: „Maksymilian” and
+    „Bartłomiej” head their columns of the sheet whole (in a smaller type), not broken into
+    „Maksymili/an” and „Bartłomie/j”; a short name keeps the sheet's usual size."""
+    account = phone.sign_up_id(page, live_server)
+    with live_server.app.app_context():
+        game = games.create_game(account, "scandinavian", ["Maksymilian", "Bartłomiej", "Ola"])
+
+    page.goto(f"/gry/{game.id}/tabela")
+
+    names = page.locator(".sheet thead .seat-name .name-full")
+    expect(names).to_have_count(3)
+    lines = names.evaluate_all(
+        """els => els.map(e => new Set([...e.getClientRects()]
+            .filter(r => r.width > 0).map(r => Math.round(r.top))).size)"""
+    )
+    assert lines == [1, 1, 1]
+    sizes = names.evaluate_all("els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    root = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    assert min(sizes) >= 0.62 * root - 0.01
+    assert sizes[2] == pytest.approx(0.85 * root)  # „Ola” fits as it is
+    assert no_sideways_scroll(page)
+    screenshot(page, "sheet-long-first-names")
