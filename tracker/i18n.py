@@ -92,6 +92,8 @@ JS_STRINGS: dict[str, str] = {
     "dice.empty": N_("Kość nr %(number)s: pusta"),
     "dice.filled": N_("Kość nr %(number)s: %(face)s – dotknij, aby usunąć"),
     "dice.removed": N_("Kość nr %(number)s: usunięta."),
+    "dice.bad_digit": N_("Kość ma oczka od 1 do 6, a nie %(digit)s. Popraw kości."),
+    "dice.too_many": N_("Wpisano %(count)s kości – potrzeba dokładnie pięciu. Popraw kości."),
     "turn.offline_retry": N_("Brak połączenia z serwerem – spróbuj ponownie."),
     "turn.database_retry": N_("Baza danych nie odpowiada – spróbuj ponownie za chwilę."),
     "turn.undone_elsewhere": N_("Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s."),

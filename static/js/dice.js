@@ -25,6 +25,17 @@ window.kosciDice = (() => {
     return Array.from({ length: COUNT }, (_, i) => digits[i] ?? null);
   }
 
+  /** What is wrong with typed text (its text, in the page's language), or null: a digit no
+   * die shows, or more than five dice. Either way the typed roll is no roll: a sixth digit
+   * is a slip of the finger somewhere in the five, not one to drop. (Other characters, such as
+   * "6-6-6-1-2", only separate the dice.) */
+  function problem(typed) {
+    const bad = typed.match(/[07-9]/);
+    if (bad) return text("dice.bad_digit", { digit: bad[0] });
+    const count = typed.replace(/[^1-6]/g, "").length;
+    return count > COUNT ? text("dice.too_many", { count }) : null;
+  }
+
   /**
    * One roll: the widget inside `root` ([data-dice]), fed by `pad`. `changed(roll, how)` runs
    * after a die is cleared (how = "clear") or the dice are typed ("typed"); a face from the pad
@@ -36,10 +47,11 @@ window.kosciDice = (() => {
     const self = {
       root,
       dice: parse(input.value),
-      full: () => self.dice.every((d) => d !== null),
+      wrong: problem(input.value), // typed dice that are no roll: never full, said under them
+      full: () => !self.wrong && self.dice.every((d) => d !== null),
       /** The face in the first empty die; on a full roll, the first die of a new roll. */
       add(face) {
-        if (self.full()) self.dice.fill(null);
+        if (!self.dice.includes(null)) self.dice.fill(null);
         const index = self.dice.indexOf(null);
         self.dice[index] = face;
         sync();
@@ -58,10 +70,33 @@ window.kosciDice = (() => {
 
     function sync() {
       input.value = self.dice.filter((d) => d !== null).join("");
+      self.wrong = null; // the dice on screen, as the pad and the slots made them
       render();
     }
 
+    // The typed roll's problem, under the input (as the server puts its error there).
+    const error = document.createElement("p");
+    error.className = "error";
+    error.id = `${input.id || "dice"}-typed-error`;
+    error.hidden = true;
+    const described = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    const field = input.closest(".field") || input.parentElement;
+    const refusedByServer = field.classList.contains("has-error");
+
+    function showProblem() {
+      error.textContent = self.wrong || "";
+      error.hidden = !self.wrong;
+      // The page lays a field with an error out as the server's (its line of its own, labelled).
+      field.classList.toggle("has-error", refusedByServer || Boolean(self.wrong));
+      const ids = self.wrong ? [...described, error.id] : described;
+      if (ids.length) input.setAttribute("aria-describedby", ids.join(" "));
+      else input.removeAttribute("aria-describedby");
+      if (self.wrong) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+
     function render() {
+      showProblem();
       slots.querySelectorAll("button").forEach((button, i) => {
         const die = self.dice[i];
         button.textContent = die ?? "";
@@ -75,6 +110,7 @@ window.kosciDice = (() => {
       });
     }
 
+    field.append(error);
     for (const el of root.querySelectorAll("[data-no-js]")) el.hidden = true;
     slots.replaceChildren(
       ...Array.from({ length: COUNT }, (_, i) => {
@@ -101,6 +137,7 @@ window.kosciDice = (() => {
     slots.after(said);
     input.addEventListener("input", () => {
       self.dice = parse(input.value);
+      self.wrong = problem(input.value);
       render();
       changed(self, "typed");
     });

@@ -293,7 +293,8 @@
     });
 
     function changed() {
-      save(root.dataset.seq, roll.dice.filter((d) => d !== null).join(""));
+      // Typed dice that are no roll are kept as typed: a reload shows them with their problem.
+      save(root.dataset.seq, roll.wrong ? input.value : roll.dice.filter((d) => d !== null).join(""));
       // The fifth die hides the pad: a keyboard's focus moves on to the fields, not to the page.
       const onPad = pad.contains(document.activeElement);
       pad.hidden = roll.full();

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tracker.rules import TableGame, parse_dice
@@ -242,6 +243,44 @@ def test_tapping_a_die_clears_it_and_typed_dice_work_too(page: Page):
     expect(field_button(page, "full_house")).to_contain_text("25")
     expect(page.locator("[data-slots] button").first).to_have_text("3")
     assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("123456", "Wpisano 6 kości – potrzeba dokładnie pięciu. Popraw kości."),
+        ("12347", "Kość ma oczka od 1 do 6, a nie 7. Popraw kości."),
+    ],
+    ids=["a sixth digit", "a 7"],
+)
+def test_typed_dice_that_are_no_roll_are_said_so_not_cut_to_five(
+    page: Page, typed: str, said: str, screenshot
+):
+    """A sixth digit (or a 7) is a slip somewhere in the five: the dice are not cut to the first
+    five and pencilled in as if that were the roll, but refused next to the input, with no
+    field to write, until they are five dice again; a reload keeps them as typed."""
+    sign_up(page)
+    start_game(page, "Kości (tabela polska)", ["Ala", "Ola"])
+    dice = page.get_by_label("Kości", exact=True)
+
+    dice.fill(typed)
+
+    error = page.get_by_text(said, exact=True)
+    expect(error).to_be_visible()
+    expect(dice).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("[data-fields] [data-write]")).to_have_count(0)
+    expect(page.locator("[data-pad]")).to_be_visible()
+    assert no_sideways_scroll(page)
+    screenshot(page, "turn-typed-dice-refused")
+    page.reload()
+    expect(page.get_by_label("Kości", exact=True)).to_have_value(typed)
+    expect(error).to_be_visible()
+
+    page.get_by_label("Kości", exact=True).fill("12346")
+
+    expect(error).to_be_hidden()
+    expect(page.get_by_label("Kości", exact=True)).not_to_have_attribute("aria-invalid", "true")
+    expect(field_button(page, "small_straight")).to_contain_text("30")
 
 
 def test_a_second_phone_on_the_account_sees_and_continues_the_same_game(
