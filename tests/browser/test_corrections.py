@@ -97,3 +97,29 @@ def test_an_earlier_turn_is_corrected_from_the_turn_log(page: Page, screenshot):
     page.context.set_offline(False)
     banner.get_by_role("button", name="Ponów").click()
     expect(page.get_by_text(re.compile(r"^Poprawiono ruch 4: Ola – Mały strit"))).to_be_visible()
+
+
+def test_a_correction_to_a_needless_zero_asks_first_on_the_phone(page: Page, screenshot):
+    """Ola's small straight moved to Generał by a slip in the field list: a 0 where the
+    straight gives 30. The page asks, as a turn does; „Tak, wpisz 0” writes it."""
+    names = ["Ala", "Ola"]
+    sign_up(page)
+    start_game(page, "Kości (tabela polska)", names)
+    game = TableGame(STANDARD, 2)
+    for dice, field in TURNS[:4]:
+        play_turn(page, game, names, dice, field)
+    page.get_by_role("link", name="Pełna tabela").click()
+    page.get_by_role("link", name="Popraw ruch 4").click()
+
+    page.get_by_label("Pole").select_option(label="Generał")
+    page.get_by_role("button", name="Zapisz poprawkę").click()
+
+    question = page.locator(".confirm-question")
+    expect(question).to_have_text("Wpisać 0 w polu Generał? Najwięcej teraz: Mały strit za 30 pkt.")
+    expect(page.get_by_label("Pole")).to_have_value("0:five_of_a_kind")
+    assert no_sideways_scroll(page)
+    screenshot(page, "correction-zero-question")
+    page.get_by_role("button", name="Tak, wpisz 0").click()
+
+    expect(page).to_have_url(re.compile(r"/gry/\d+$"))
+    expect(page.get_by_text(re.compile(r"Poprawiono ruch 4: Ola – Mały strit 30"))).to_be_visible()

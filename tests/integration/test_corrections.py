@@ -259,8 +259,13 @@ def test_a_correction_through_the_page_goes_back_to_the_game_and_shows_in_the_lo
     game_id = played_game(table.app, table.account_id)
     version = stored(table.app, game_id)[0]
 
+    corrected = {"dice": "66665", "where": "0:five_of_a_kind", "seq": "7"}
+    asked = table.post(correction_url(game_id, 1), corrected)  # a 0 where Szansa gives 29
+    assert stored(table.app, game_id)[0] == version  # asked first, nothing written
+    assert "Wpisać 0 w polu Generał? Najwięcej teraz:" in text_of(asked.get_data(as_text=True))
+
     response = table.post(
-        correction_url(game_id, 1), {"dice": "66665", "where": "0:five_of_a_kind", "seq": "7"}
+        correction_url(game_id, 1), {**corrected, "confirm": "1", "asked": "66665|0:five_of_a_kind"}
     )
 
     assert response.status_code == 303
@@ -285,6 +290,55 @@ def test_a_correction_through_the_page_goes_back_to_the_game_and_shows_in_the_lo
     # Every turn in force links its correction page.
     links = re.findall(r'href="/gry/\d+/ruchy/(\d+)/popraw"', sheet)
     assert sorted(map(int, links)) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_correction_to_a_needless_zero_is_asked_first_as_a_turn_is(table: Table):
+    """Turn 3 (2-2-3-3-4, Ful 0) moved to Jedynki with 6-6-6-5-3: 0 there, where Trzy
+    jednakowe would give 26. Asked, as a turn is, with nothing written; „Tak, wpisz 0” writes
+    it; a confirmation for other dice or another field than the question's is asked again."""
+    game_id = played_game(table.app, table.account_id)
+    before = rows(table.app, game_id)
+    moved = {"dice": "66653", "where": "0:ones", "seq": "7"}
+
+    asked = table.post(correction_url(game_id, 3), moved)
+
+    assert asked.status_code == 200
+    html = asked.get_data(as_text=True)
+    question = re.search(r'<p class="confirm-question">([^<]*)</p>', html)
+    assert question is not None
+    assert question.group(1).startswith("Wpisać 0 w polu Jedynki? Najwięcej teraz: ")
+    assert 'name="asked" value="66653|0:ones"' in html
+    assert re.search(r'<input id="dice" name="dice" value="66653"', html)
+    assert rows(table.app, game_id) == before
+    # Confirmed for other dice than asked about: asked again.
+    other = {**moved, "dice": "66654", "confirm": "1", "asked": "66653|0:ones"}
+    assert "confirm-question" in table.post(correction_url(game_id, 3), other).get_data(
+        as_text=True
+    )
+    assert rows(table.app, game_id) == before
+
+    # The page's version is the game's as stored: asking wrote nothing, raised nothing.
+    shown = re.search(r'name="version" value="(\d+)"', html)
+    assert shown is not None
+    assert int(shown.group(1)) == stored(table.app, game_id)[0]
+    done = table.post(
+        correction_url(game_id, 3),
+        {**moved, "confirm": "1", "asked": "66653|0:ones", "version": shown.group(1)},
+    )
+
+    assert done.status_code == 303
+    page = text_of(table.client.get(f"/gry/{game_id}").get_data(as_text=True))
+    assert "→ Jedynki 0 (6-6-6-5-3)" in page
+
+
+def test_a_correction_that_scores_or_has_nothing_better_is_not_asked(table: Table):
+    game_id = played_game(table.app, table.account_id)
+
+    scores = table.post(
+        correction_url(game_id, 3), {"dice": "22333", "where": "0:full_house", "seq": "7"}
+    )
+
+    assert scores.status_code == 303  # Ful 25: no question
 
 
 def test_a_refused_correction_shows_the_reason_next_to_the_field_and_keeps_the_dice(

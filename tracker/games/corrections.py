@@ -20,11 +20,11 @@ from ..forms import PageForm
 from ..i18n import _
 from ..rules_text import points_text, rules_text
 from ..services import Conflict, NotFound, ServiceError, corrections, games
-from ..services.games import GameView
+from ..services.games import GameView, NeedsConfirmation
 from ..services.inputs import whole_number
 from ..store.rows import TurnRow
 from ..web import account_id
-from .turn import cell_name
+from .turn import cell_name, zero_question_text
 from .views import bp
 
 
@@ -36,6 +36,9 @@ class CorrectionForm(PageForm):
     where = StringField()  # "column:field", e.g. "0:full_house"; none in dice poker
     seq = HiddenField()  # the next turn's number as the page saw it
     version = HiddenField()  # the game's version as the page saw it (a correction keeps `seq`)
+    # „Tak, wpisz 0”: the 0 the page asked about (`asked`: its dice and field) is meant.
+    confirm = HiddenField()
+    asked = HiddenField()
 
 
 @dataclass(frozen=True)
@@ -154,9 +157,11 @@ def _render(
     dice_text: str | None = None,
     where: str | None = None,
     errors: dict[str, str] | None = None,
+    question: str | None = None,
 ) -> str:
     errors = errors or {}
     context: dict[str, Any] = {
+        "question": question,
         "view": view,
         "turn": turn,
         "heading": heading(view, turn.seq),
@@ -201,6 +206,8 @@ def write_correction(game_id: int, seq: int) -> ResponseReturnValue:
         abort(400, _("Formularz poprawki jest niepełny. Odśwież stronę i spróbuj jeszcze raz."))
     column_text, _sep, field = where.partition(":")
     column = whole_number(column_text)
+    # Confirmed only for the dice and field the question was about: changed since, asked again.
+    confirmed = form.confirm.data == "1" and form.asked.data == asked_about(dice_text, where)
     try:
         done = corrections.correct_turn(
             account_id(),
@@ -211,13 +218,29 @@ def write_correction(game_id: int, seq: int) -> ResponseReturnValue:
             column,
             expected_seq=expected,
             expected_version=version,
+            confirm_zero=confirmed,
         )
     except NotFound as exc:
         abort(404, exc.message)
+    except NeedsConfirmation as asked:
+        # The game as stored, read again: the question's view was read under the write lock,
+        # which raised the version that the rollback took back (the page sends it again).
+        view = _load(game_id)
+        question = zero_question_text(view.table.variant, asked.chosen, asked.best)
+        turn = _turn(view, seq)
+        return _render(view, turn, dice_text=dice_text, where=where, question=question), 200
     except ServiceError as exc:
         return _refused(game_id, seq, exc, dice_text, where)
     flash(corrected_message(done), "success")
     return redirect(url_for("games.play", game_id=game_id), code=303)
+
+
+def asked_about(dice_text: str, where: str) -> str:
+    """What a „Tak, wpisz 0” confirms: the dice and the field, as the form sent them."""
+    return f"{dice_text}|{where}"
+
+
+bp.add_app_template_global(asked_about, "correction_asked_about")
 
 
 def _refused(

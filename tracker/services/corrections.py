@@ -13,6 +13,7 @@ same transaction; a refusal rolls back, the version with it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .. import rules
@@ -26,7 +27,7 @@ from ..store.rows import TurnRow
 from . import game_view, results, skill
 from .errors import GAME_CHANGED, Conflict, InvalidInput, NotFound
 from .game_view import GameView
-from .games import expire_orm_game, locked_game
+from .games import NeedsConfirmation, better_than_zero, expire_orm_game, locked_game
 
 # Shown through `gettext` (in the language of the request).
 STALE = N_("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie.")
@@ -87,6 +88,7 @@ def correct_turn(
     *,
     expected_seq: int | None = None,
     expected_version: int | None = None,
+    confirm_zero: bool = True,
 ) -> Corrected:
     """Replace turn `seq` with these dice in this field (a poker hand: dice only). NotFound for
     another account's game or a turn not in force; InvalidInput for malformed input
@@ -96,7 +98,11 @@ def correct_turn(
     turn are told apart only by it), `CorrectionRefused` when the rules refuse.
 
     The turn as it already is answers `NothingToCorrect` whatever the version: a correction
-    sent again after its answer was lost stays harmless."""
+    sent again after its answer was lost stays harmless.
+
+    Without `confirm_zero` (the correction page asks first, the API does not), a table turn
+    moved or changed to a 0 where another field it may go to scores more raises
+    `NeedsConfirmation`, as a turn does, and nothing is written."""
     try:
         parsed = rules.parse_dice(dice)
     except rules.RulesError as exc:
@@ -108,6 +114,8 @@ def correct_turn(
         old = turn_to_correct(view, seq)
         field, column = _where(view, field, column)
         correction = _ask_the_rules(view, old.seq - 1, parsed, field, column)
+        if not confirm_zero and not view.is_poker:
+            _ask_before_a_needless_zero(view, old.seq - 1, correction)
         if expected_version is not None and expected_version != lock.version - 1:
             raise Conflict(gettext(STALE), code=GAME_CHANGED)  # the lock raised the version
         corrected = _store(view, old, correction)
@@ -118,6 +126,33 @@ def correct_turn(
     cache.drop(game_id)
     expire_orm_game(game_id)
     return corrected
+
+
+def _ask_before_a_needless_zero(view: GameView, index: int, correction: rules.Correction) -> None:
+    """NeedsConfirmation when the corrected turn writes 0 where, with its dice, another field
+    it may be corrected to scores more (`games.better_than_zero`, among those fields)."""
+    after = correction.after
+    if after.field is None or after.points != 0:
+        return
+    table = view.table
+    variant = table.variant
+    allowed = {
+        (choice.field, choice.column)
+        for choice in rules.correction_choices(
+            variant, len(view.seats), view.options, table.turns, index
+        )
+        if choice.allowed
+    }
+    before = rules.TableGame.restore(variant, len(view.seats), table.turns[:index], view.options)
+    evaluation = before.evaluate(after.dice)
+    open_to_it = dataclasses.replace(
+        evaluation,
+        placements=tuple(p for p in evaluation.placements if (p.field, p.column) in allowed),
+    )
+    chosen = open_to_it.find(after.field, after.column)
+    best = None if chosen is None else better_than_zero(open_to_it, chosen)
+    if chosen is not None and best is not None:
+        raise NeedsConfirmation(view, chosen, best)
 
 
 def _where(view: GameView, field: object, column: object) -> tuple[str | None, int]:
