@@ -6,7 +6,8 @@ every request asks the database whether it is still live (`invitations.guest`), 
 invitation is refused at once by every worker process. A guest that is not signed in may:
 
 - open its game's screens (`GAME_PAGES`: the turn screen, the full sheet, the review, what
-  live.js polls);
+  live.js polls), and those of the game's rematches (`invitations.games_of`: „Rewanż” at the
+  table takes the joined phones along);
 - write and take back turns in it (`GAME_WRITES`) with a `play` invitation; a `watch` one gets
   403 for any write and a read-only turn screen (`tracker.games.watch`);
 - open what anyone may open without an account (`PUBLIC`: sign-in, the rules, the arbiter…).
@@ -18,6 +19,8 @@ has, and the invitation in its session is ignored.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from flask import Flask, abort, g, make_response, request, session, url_for
 from flask_login import current_user
@@ -33,8 +36,8 @@ WATCH_ONLY = N_("Ten telefon tylko ogląda grę.")
 # the same answer for every game that is not its own, whether it exists or not.
 OTHER_GAME_TITLE = N_("Ten telefon dołączył do innej gry")
 OTHER_GAME = N_(
-    "Do każdej gry, także do rewanżu, telefon dołącza się jej własnym kodem QR albo linkiem. "
-    "Poproś o nie osobę prowadzącą grę: „Dołącz telefon” na ekranie tej gry."
+    "Do każdej gry telefon dołącza się jej własnym kodem QR albo linkiem (za rewanżem swojej "
+    "gry idzie sam). Poproś o nie osobę prowadzącą grę: „Dołącz telefon” na ekranie tej gry."
 )
 
 # A guest's game: its screens, and (a `play` invitation) its writes.
@@ -76,11 +79,12 @@ def remember(visitor: Guest, token_digest: str) -> None:
 
 def invited_game() -> int | None:
     """The game this browser's live invitation leads to, on a page anyone may open (the home
-    page's way back to it); None for a signed-in account or without a live invitation."""
+    page's way back to it): the latest rematch of the invited game, if the family played one;
+    None for a signed-in account or without a live invitation."""
     if SESSION_KEY not in session or current_user.is_authenticated:
         return None
     visitor = _session_guest()
-    return None if visitor is None else visitor.game_id
+    return None if visitor is None else invitations.games_of(visitor)[-1]
 
 
 def _session_guest() -> Guest | None:
@@ -132,7 +136,15 @@ def _admit() -> None:
     if visitor is None:
         abort(404, gettext(invitations.GONE))
     view_args = request.view_args or {}
-    if view_args.get("game_id") != visitor.game_id:
+    requested = view_args.get("game_id")
+    if (
+        requested != visitor.game_id
+        and request.endpoint in GAME_PAGES | GAME_WRITES
+        and requested in invitations.games_of(visitor)
+    ):
+        # A rematch of the invited game: the phone follows the table (same account, same mode).
+        visitor = dataclasses.replace(visitor, game_id=requested)
+    if requested != visitor.game_id:
         if "game_id" in view_args and request.blueprint != "api":
             # Not „Nie ma takiej strony”: the phone is in the wrong game, not at a broken link.
             from .errors import render_error  # tracker.errors → tracker.api → back here

@@ -11,7 +11,7 @@ from typing import Any
 from live import LiveServer
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tracker.rules import TableGame
+from tracker.rules import TableGame, parse_dice
 from tracker.services import games, invitations
 
 from .phone import (
@@ -164,5 +164,64 @@ def test_a_guest_phone_on_one_game_opens_the_link_to_the_next(
         assert polled == [True], "the old screen never polled while the join was on its way"
         expect(phone).to_have_url(re.compile(f"/gry/{following}$"))
         expect(phone.get_by_text(joined)).to_be_visible()
+    finally:
+        guest.close()
+
+
+# A one-player game a turn from its end (the family writes the last: Szansa).
+ALMOST_OVER = [
+    ("11123", "ones"),
+    ("22234", "twos"),
+    ("33345", "threes"),
+    ("44456", "fours"),
+    ("55561", "fives"),
+    ("66612", "sixes"),
+    ("33342", "three_of_a_kind"),
+    ("44445", "four_of_a_kind"),
+    ("22333", "full_house"),
+    ("12346", "small_straight"),
+    ("23456", "large_straight"),
+    ("55555", "five_of_a_kind"),
+]
+
+
+def test_a_guest_phone_follows_the_rematch_the_family_taps(
+    page: Page,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    live_server: LiveServer,
+    screenshot,
+):
+    """The game ends with a joined phone at the table; the family taps „Rewanż” on its own
+    phone. The guest's end screen (live.js) offers „Przejdź do rewanżu” by itself, and the
+    guest writes its turn in the rematch: no new QR code round the table."""
+    account_id = sign_up_id(page, live_server)
+    with live_server.app.app_context():
+        game_id = games.create_game(account_id, "standard", ["Ala"]).game.id
+        for dice, field in ALMOST_OVER:
+            games.record_turn(account_id, game_id, dice, field, 0)
+        _, token = invitations.create(account_id, game_id, invitations.PLAY)
+    game = TableGame.replay(STANDARD, 1, [(parse_dice(d), f, 0) for d, f in ALMOST_OVER])
+    guest = browser.new_context(**{**browser_context_args, "base_url": live_server.url})
+    try:
+        phone = guest.new_page()
+        phone.goto(f"/dolacz?kod={token}")
+        expect(phone.locator(".turn-name")).to_have_text("Ala")
+        page.goto(f"/gry/{game_id}")
+        play_turn(page, game, ["Ala"], "65432", "chance")
+        expect(phone.get_by_role("heading", name="Wygrywa Ala!")).to_be_visible(timeout=10_000)
+        follow = phone.get_by_role("link", name="Przejdź do rewanżu")
+        expect(follow).to_have_count(0)
+
+        page.get_by_role("button", name="Rewanż").click()
+        expect(page.locator(".turn-name")).to_have_text("Ala")
+
+        expect(follow).to_be_visible(timeout=10_000)  # the guest's screen, redrawn by itself
+        assert no_sideways_scroll(phone)
+        screenshot(phone, "join-phone-rematch")
+        follow.click()
+        expect(phone.locator(".turn-name")).to_have_text("Ala")
+        play_turn(phone, TableGame(STANDARD, 1), ["Ala"], "66653", "sixes")
+        expect(page.locator(".scores-total")).to_have_text("18", timeout=10_000)
     finally:
         guest.close()

@@ -96,9 +96,10 @@ class Family:
                 .where(Turn.game_id == (game_id or self.game_id), Turn.undone_at.is_(None))
             )
 
-    def play_through(self, game_id: int) -> None:
+    def play_through(self, game_id: int, skip: int = 0) -> None:
+        """The one-player game's turns, after the first `skip` (written by a phone)."""
         with self.app.app_context():
-            for dice, field in ONE_PLAYER_GAME:
+            for dice, field in ONE_PLAYER_GAME[skip:]:
                 games.record_turn(self.account_id, game_id, dice, field, 0)
 
     def finished_at(self, game_id: int) -> datetime:
@@ -398,20 +399,75 @@ def test_a_guest_of_a_finished_game_sees_the_end_screen_without_the_rematch(fami
     assert "Rewanż" in text(family.browser.get(f"/gry/{solo}"))
 
 
-def test_a_guest_opening_the_rematchs_address_is_told_it_needs_that_games_link(family: Family):
-    """The family taps „Rewanż” and passes the new game's address round the table: the guest
-    phone is told it joined another game and how to join this one, not that the page does not
-    exist. Any other game of the account, or none, answers the same (and still a 404)."""
+def test_a_guest_follows_the_familys_rematch_without_a_new_code(family: Family):
+    """The family taps „Rewanż”: the guest phone's end screen leads to the rematch, where it
+    writes its turns as before, and to the rematch's rematch; the home page leads to the
+    latest. Nothing else of the account opens."""
     with family.app.app_context():
         solo = games.create_game(family.account_id, "standard", ["Ala"]).id
     _, url = family.invite("play", game_id=solo)
     phone = join(family.app, url)
     family.play_through(solo)
-    assert phone.get(f"/gry/{solo}").status_code == 200  # the end screen, and its „dołączył”
+    assert "Przejdź do rewanżu" not in text(phone.get(f"/gry/{solo}"))  # none tapped yet
     with family.app.app_context():
         rematch = games.rematch(family.account_id, solo).id
 
-    answers = [phone.get(f"/gry/{game}") for game in (rematch, family.other_game_id, 99999)]
+    end = phone.get(f"/gry/{solo}")
+
+    assert f'href="/gry/{rematch}">Przejdź do rewanżu</a>' in end.get_data(as_text=True)
+    assert "Przejdź do rewanżu" not in text(family.browser.get(f"/gry/{solo}"))  # its own button
+    assert phone.get(f"/gry/{rematch}").status_code == 200
+    assert write_turn(phone, rematch, "11123", "ones", 1).status_code == 303
+    assert phone.get(f"/gry/{rematch}/tabela").status_code == 200
+    family.play_through(rematch, skip=1)
+    with family.app.app_context():
+        third = games.rematch(family.account_id, rematch).id
+    assert phone.get(f"/gry/{third}").status_code == 200
+    assert f'href="/gry/{third}"' in phone.get("/").get_data(as_text=True)
+    assert phone.get(f"/gry/{family.game_id}").status_code == 404  # not a rematch of its game
+    assert phone.get("/historia").status_code == 404
+
+
+def test_a_watching_guest_follows_the_rematch_still_watching(family: Family):
+    with family.app.app_context():
+        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
+    _, url = family.invite("watch", game_id=solo)
+    phone = join(family.app, url)
+    family.play_through(solo)
+    with family.app.app_context():
+        rematch = games.rematch(family.account_id, solo).id
+
+    assert phone.get(f"/gry/{rematch}").status_code == 200
+    assert write_turn(phone, rematch, "11123", "ones", 1).status_code == 403
+
+
+def test_a_guest_of_a_dice_poker_match_follows_its_rematch(family: Family):
+    _, url = family.invite("play", game_id=family.other_game_id)
+    phone = join(family.app, url)
+    with family.app.app_context():
+        while not games.load(family.account_id, family.other_game_id).finished:
+            games.record_turn(family.account_id, family.other_game_id, "66666")
+            games.record_turn(family.account_id, family.other_game_id, "11112")
+        rematch = games.rematch(family.account_id, family.other_game_id).id
+
+    end = phone.get(f"/gry/{family.other_game_id}")
+
+    assert f'href="/gry/{rematch}">Przejdź do rewanżu</a>' in end.get_data(as_text=True)
+    assert phone.get(f"/gry/{rematch}").status_code == 200
+
+
+def test_a_guest_opening_another_games_address_is_told_it_needs_that_games_link(
+    family: Family,
+):
+    """Another game of the account, or none: the guest phone is told it joined another game
+    and how to join this one, not that the page does not exist (the same 404 for both)."""
+    with family.app.app_context():
+        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
+    _, url = family.invite("play", game_id=solo)
+    phone = join(family.app, url)
+    assert phone.get(f"/gry/{solo}").status_code == 200  # its own game, and its „dołączył”
+
+    answers = [phone.get(f"/gry/{game}") for game in (family.game_id, family.other_game_id, 99999)]
 
     assert [a.status_code for a in answers] == [404, 404, 404]
     pages = [re.search(r"<main.*?</main>", text(a)) for a in answers]
@@ -419,7 +475,7 @@ def test_a_guest_opening_the_rematchs_address_is_told_it_needs_that_games_link(f
     assert len({page.group(0) for page in pages if page}) == 1
     said = text(answers[0])
     assert "Ten telefon dołączył do innej gry" in said
-    assert "także do rewanżu" in said
+    assert "za rewanżem swojej gry idzie sam" in said
     assert "Nie ma takiej strony" not in said
     assert phone.get("/historia").status_code == 404
     assert "Nie ma takiej strony" in text(phone.get("/historia"))

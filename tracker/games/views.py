@@ -29,6 +29,7 @@ from werkzeug.wrappers import Response
 from .. import rules
 from ..errors import render_error
 from ..forms import EmptyForm, add_error
+from ..guests import is_guest
 from ..guests import watching as guest_watching
 from ..i18n import _
 from ..rules import VARIANT_NAMES, next_in_order
@@ -331,6 +332,8 @@ def _render_finished(view: GameView) -> str:
         winners=and_list(view.winners),
         last_turn=last_turn_text(view),
         bgstats_link=bgstats.view_link(view, timezone=local_zone().key),
+        # A guest phone has no „Rewanż” of its own: it follows the family's (tracker/guests.py).
+        rematch_id=games.rematch_started(account_id(), view.id) if is_guest() else None,
     )
 
 

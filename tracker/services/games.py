@@ -510,6 +510,13 @@ def _undo_overtaken(view: GameView, expected_seq: int) -> str:
     return _("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie.")
 
 
+def rematch_started(account_id: int, game_id: int) -> int | None:
+    """The rematch of the account's game, once someone tapped „Rewanż”; None before."""
+    if store.game_stamp(account_id, game_id) is None:  # not the account's game
+        return None
+    return store.rematch_of(game_id)
+
+
 def rematch(account_id: int, game_id: int) -> GameView:
     """Same players and variant; the next player in the seating starts. A game has one
     rematch: asked again (a second tap, another phone on the same end screen), the answer is
@@ -551,6 +558,7 @@ __all__ = [
     "get_game",
     "load",
     "rematch",
+    "rematch_started",
     "record_turn",
     "stamp",
     "undo_last_turn",

@@ -314,6 +314,24 @@ def guest(invitation_id: object, token_digest: object) -> Guest | None:
     return _guest(row._mapping)
 
 
+# The rematches a guest phone follows from its game: an evening's worth, and a bound on the
+# queries a guest's request may make.
+MAX_REMATCHES_FOLLOWED = 30
+
+
+def games_of(visitor: Guest) -> list[int]:
+    """The games a guest phone may open: the game of its invitation, then its rematch, the
+    rematch's rematch… (the family tapped „Rewanż”: the phones at the table follow without a
+    new code). The invitation still lives by its own game (`AFTER_END` after its end)."""
+    chain = [visitor.game_id]
+    for _step in range(MAX_REMATCHES_FOLLOWED):
+        following = game_store.rematch_of(chain[-1])
+        if following is None or following in chain:
+            break
+        chain.append(following)
+    return chain
+
+
 def confirm_before_commit(visitor: Guest) -> None:
     """Every write of this request asks once more, inside its own transaction just before it
     commits (after the game's lock, the write's first statement): a revocation that came after
