@@ -126,7 +126,7 @@ def test_the_accounts_data_page_exports_and_imports(
     page.get_by_role("button", name="Wczytaj plik").click()
 
     expect(page.get_by_text("Zaimportowano 6 gier i 4 graczy.")).to_be_visible()
-    expect(page.get_by_text("6 gier, 4 graczy")).to_be_visible()
+    expect(page.get_by_text("6 gier, 4 gracze")).to_be_visible()
     assert no_sideways_scroll(page)
     assert small_tap_targets(page) == []
     screenshot(page, "account-data")
@@ -138,7 +138,7 @@ def test_the_accounts_data_page_exports_and_imports(
     page.get_by_role("button", name="Wczytaj plik").click()
     expect(page.locator("#file-error")).to_contain_text("Nic nie zaimportowano.")
     expect(page.locator("#file-error")).to_contain_text("zapisano 50 pkt")
-    expect(page.get_by_text("6 gier, 4 graczy")).to_be_visible()
+    expect(page.get_by_text("6 gier, 4 gracze")).to_be_visible()
     assert no_sideways_scroll(page)
     screenshot(page, "account-data-error")
 

@@ -204,7 +204,7 @@ def test_a_refused_name_says_why_in_english(table: Table):
 
     new_game = table.post("/gry/nowa", {"variant": "standard", "players-0": "Ala\ue000"})
     table.new_game(["Ala", "Ola"])
-    ola = int(re.findall(r'action="/gracze/(\d+)"', text_of_page(table, "/gracze"))[-1])
+    ola = int(re.findall(r'action="/gracze/(\d+)#p\d+"', text_of_page(table, "/gracze"))[-1])
     rename = table.post(f"/gracze/{ola}", {f"p{ola}-name": "ala"})
 
     assert new_game.status_code == 400

@@ -94,9 +94,9 @@ def test_the_polish_pages_say_1_gra_2_gry_5_gier(app: Flask, client: FlaskClient
         overview = text_of(client.get("/statystyki").get_data(as_text=True))
         seen[total] = (data, overview)
 
-    assert "Konto Kowalscy: 1 gra, 2 graczy." in seen[1][0]
-    assert "Konto Kowalscy: 2 gry, 2 graczy." in seen[2][0]
-    assert "Konto Kowalscy: 5 gier, 2 graczy." in seen[5][0]
+    assert "Konto Kowalscy: 1 gra, 2 gracze." in seen[1][0]
+    assert "Konto Kowalscy: 2 gry, 2 gracze." in seen[2][0]
+    assert "Konto Kowalscy: 5 gier, 2 gracze." in seen[5][0]
     assert "1 zakończona gra" in seen[1][1]
     assert "2 zakończone gry" in seen[2][1]
     assert "5 zakończonych gier" in seen[5][1]
