@@ -384,12 +384,18 @@ def test_a_guest_sees_no_button_that_would_be_a_404(family: Family):
     assert ">Historia<" not in turn_screen  # the guest's menu is a visitor's
 
 
-def test_a_guest_of_a_finished_game_sees_the_end_screen_without_the_rematch(family: Family):
+def guest_of_a_finished_solo_game(family: Family, mode: str) -> tuple[FlaskClient, int]:
+    """A phone joined (`mode`) to a one-player game played to its end; the phone and the game."""
     with family.app.app_context():
         solo = games.create_game(family.account_id, "standard", ["Ala"]).id
-    _, url = family.invite("play", game_id=solo)
+    _, url = family.invite(mode, game_id=solo)
     phone = join(family.app, url)
     family.play_through(solo)
+    return phone, solo
+
+
+def test_a_guest_of_a_finished_game_sees_the_end_screen_without_the_rematch(family: Family):
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
 
     end = phone.get(f"/gry/{solo}")
 
@@ -403,11 +409,7 @@ def test_a_guest_follows_the_familys_rematch_without_a_new_code(family: Family):
     """The family taps „Rewanż”: the guest phone's end screen leads to the rematch, where it
     writes its turns as before, and to the rematch's rematch; the home page leads to the
     latest. Nothing else of the account opens."""
-    with family.app.app_context():
-        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
-    _, url = family.invite("play", game_id=solo)
-    phone = join(family.app, url)
-    family.play_through(solo)
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
     assert "Przejdź do rewanżu" not in text(phone.get(f"/gry/{solo}"))  # none tapped yet
     with family.app.app_context():
         rematch = games.rematch(family.account_id, solo).id
@@ -429,11 +431,7 @@ def test_a_guest_follows_the_familys_rematch_without_a_new_code(family: Family):
 
 
 def test_a_watching_guest_follows_the_rematch_still_watching(family: Family):
-    with family.app.app_context():
-        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
-    _, url = family.invite("watch", game_id=solo)
-    phone = join(family.app, url)
-    family.play_through(solo)
+    phone, solo = guest_of_a_finished_solo_game(family, "watch")
     with family.app.app_context():
         rematch = games.rematch(family.account_id, solo).id
 
@@ -773,11 +771,7 @@ def test_deleting_the_game_ends_its_invitations(family: Family):
 
 
 def test_an_invitation_ends_a_few_hours_after_its_game(family: Family, moved_clock):
-    with family.app.app_context():
-        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
-    _, url = family.invite("play", game_id=solo)
-    phone = join(family.app, url)
-    family.play_through(solo)
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
     ended = family.finished_at(solo)
 
     moved_clock[0] = ended + invitations.AFTER_END - timedelta(minutes=1)
@@ -807,11 +801,7 @@ def test_an_unfinished_game_keeps_its_invitation_until_the_hard_cap(family: Fami
 
 
 def test_an_undo_after_the_end_reopens_the_game_and_its_invitation(family: Family, moved_clock):
-    with family.app.app_context():
-        solo = games.create_game(family.account_id, "standard", ["Ala"]).id
-    _, url = family.invite("play", game_id=solo)
-    phone = join(family.app, url)
-    family.play_through(solo)
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
     ended = family.finished_at(solo)
     with family.app.app_context():
         games.undo_last_turn(family.account_id, solo)

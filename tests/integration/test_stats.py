@@ -828,6 +828,16 @@ def test_statistics_page_reads_days_typed_by_hand(
     assert "2 zakończone gry" in figures
 
 
+def marked_invalid(html: str, field_id: str) -> bool:
+    """Whether the form's input `field_id` is marked invalid (its error stands next to it)."""
+    return bool(
+        re.search(
+            rf'id="{field_id}" [^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="{field_id}"',
+            html,
+        )
+    )
+
+
 def test_statistics_page_refuses_a_day_that_is_none_next_to_its_field(
     client: FlaskClient, signed_in
 ):
@@ -835,7 +845,7 @@ def test_statistics_page_refuses_a_day_that_is_none_next_to_its_field(
 
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert re.search(r'id="od" [^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="od"', html)
+    assert marked_invalid(html, "od")
     assert "Nieprawidłowa data. Wpisz ją jako RRRR-MM-DD (np. 2025-05-03) albo 3.05.2025." in html
 
 
@@ -855,7 +865,7 @@ def test_statistics_page_bad_filter_shows_the_error_next_to_the_field(
 
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert re.search(r'id="do" [^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="do"', html)
+    assert marked_invalid(html, "do")
     assert "Data „do” jest wcześniejsza niż data „od”. Popraw jedną z nich." in html
     assert '<details class="filter" open>' in html
     # The folded summary does not claim a filter that was not applied.
