@@ -526,7 +526,7 @@ def database_away(route: Route) -> None:
 
 
 def test_while_the_database_is_away_the_banner_says_so_and_the_turn_waits_for_its_retry(
-    phones: Any, live_server
+    phones: Any, live_server, screenshot
 ):
     """The server answers but its database does not (the app's own 503): the banner says the
     database does not answer, not that the phone lost its connection (its Wi-Fi is fine),
@@ -545,6 +545,7 @@ def test_while_the_database_is_away_the_banner_says_so_and_the_turn_waits_for_it
 
     expect(banner).to_contain_text("Baza danych nie odpowiada – spróbuj ponownie za chwilę.")
     expect(banner).not_to_contain_text("Brak połączenia")
+    screenshot(a, "banner-database-away")
     expect(a.locator(".turn-name")).to_have_text("Ala")
     assert typed_dice(a) == "55531"
     assert turns_in_force(live_server, game_id) == 0

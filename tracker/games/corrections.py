@@ -175,6 +175,8 @@ def _render(
         "field_error": errors.get("field"),
         "form_error": errors.get("form"),
     }
+    # What „Tak, wpisz 0” confirms: the dice and the field the question is about.
+    context["asked"] = asked_about(context["dice_text"], context["where"]) if question else None
     return render_template("games/correct.html", **context)
 
 
@@ -238,9 +240,6 @@ def write_correction(game_id: int, seq: int) -> ResponseReturnValue:
 def asked_about(dice_text: str, where: str) -> str:
     """What a „Tak, wpisz 0” confirms: the dice and the field, as the form sent them."""
     return f"{dice_text}|{where}"
-
-
-bp.add_app_template_global(asked_about, "correction_asked_about")
 
 
 def _refused(
