@@ -298,28 +298,46 @@ def test_a_refused_rename_far_down_the_list_opens_at_its_error(page: Page, live_
     expect(page.get_by_label("Imię gracza Żaneta")).to_be_in_viewport()
 
 
-def test_long_one_word_names_of_three_players_fit_the_sheets_columns(
-    page: Page, live_server: LiveServer, screenshot
+@pytest.mark.parametrize(
+    ("variant", "names", "scrolls"),
+    [
+        ("scandinavian", ["Maksymilian", "Bartłomiej", "Ola"], False),
+        (
+            "standard",
+            ["Bartłomieja", "Maksymilian", "Aleksandra", "Przemysław", "Katarzynka", "Ola"],
+            True,
+        ),
+    ],
+    ids=["three", "six"],
+)
+def test_long_one_word_names_fit_the_sheets_columns(
+    page: Page, live_server: LiveServer, screenshot, variant: str, names: list[str], scrolls: bool
 ):
-    """Three players at 360 px, two of them with a long first name: „Maksymilian” and
-    „Bartłomiej” head their columns of the sheet whole (in a smaller type), not broken into
-    „Maksymili/an” and „Bartłomie/j”; a short name keeps the sheet's usual size."""
+    """At 360 px, long first names head their columns of the sheet whole (in a smaller type),
+    not broken into „Maksymili/an” and „Bartłomie/j”; a short name keeps the sheet's usual size.
+    Three players share the screen's width. Six scroll the sheet anyway: their columns widen to
+    fit the longest word, where the smallest type alone could not (six at „Bartłomi/eja”)."""
     account = phone.sign_up_id(page, live_server)
     with live_server.app.app_context():
-        game = games.create_game(account, "scandinavian", ["Maksymilian", "Bartłomiej", "Ola"])
+        game = games.create_game(account, variant, names)
 
     page.goto(f"/gry/{game.id}/tabela")
 
-    names = page.locator(".sheet thead .seat-name .name-full")
-    expect(names).to_have_count(3)
-    lines = names.evaluate_all(
+    shown = page.locator(".sheet thead .seat-name .name-full")
+    expect(shown).to_have_count(len(names))
+    lines = shown.evaluate_all(
         """els => els.map(e => new Set([...e.getClientRects()]
             .filter(r => r.width > 0).map(r => Math.round(r.top))).size)"""
     )
-    assert lines == [1, 1, 1]
-    sizes = names.evaluate_all("els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert lines == [1] * len(names)
+    sizes = shown.evaluate_all("els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
     root = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
     assert min(sizes) >= 0.62 * root - 0.01
-    assert sizes[2] == pytest.approx(0.85 * root)  # „Ola” fits as it is
+    assert sizes[-1] == pytest.approx(0.85 * root)  # „Ola” fits as it is
+    sheet = page.locator(".sheet-scroll")
+    overflow = sheet.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert overflow is scrolls
+    if scrolls:
+        expect(page.get_by_text("Przesuń tabelę →")).to_be_visible()
     assert no_sideways_scroll(page)
-    screenshot(page, "sheet-long-first-names")
+    screenshot(page, f"sheet-long-first-names-{len(names)}")

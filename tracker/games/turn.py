@@ -315,6 +315,12 @@ class FullSheet:
     def columns(self) -> int:
         return len(self.multipliers)
 
+    @property
+    def longest_word(self) -> int:
+        """The most letters in one word of any seat's name, as its column may show it: a sheet
+        that scrolls anyway widens its columns to fit that word (static/css/app.css)."""
+        return max((len(word) for name in self.names for word in name.split()), default=0)
+
 
 def full_sheet(view: GameView) -> FullSheet:
     table = view.table
