@@ -873,6 +873,25 @@ def test_statistics_page_bad_filter_shows_the_error_next_to_the_field(
     assert summary == "filtr do poprawienia"
 
 
+def test_statistics_page_names_every_refused_field_and_an_unknown_variant_as_the_history_does(
+    client: FlaskClient, signed_in
+):
+    """An old bookmark (a variant id no longer on the list, a day that is none): each error
+    stands next to its field at once, and the variant's in the words of the page's list, not
+    the API's list of variant ids."""
+    response = client.get("/statystyki?wariant=yahtzee&od=31.02.2025")
+
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert marked_invalid(html, "od")
+    assert marked_invalid(html, "wariant")
+    assert "Nie ma takiego wariantu. Wybierz jeden z listy." in html
+    assert "Znane warianty" not in html
+    player = client.get(f"/gracze/{signed_in['players']['Ala']}/statystyki?wariant=yahtzee")
+    assert player.status_code == 400
+    assert "Nie ma takiego wariantu. Wybierz jeden z listy." in player.get_data(as_text=True)
+
+
 def test_statistics_page_without_games_invites_to_play(client: FlaskClient):
     assert sign_up(client, "Nowi").status_code == 302
 

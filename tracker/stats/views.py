@@ -12,9 +12,10 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
+from ..i18n import _
 from ..rules import TABLE_VARIANTS, VARIANT_NAMES
 from ..services import NotFound, players, stats
-from ..services.filters import GameFilter, InvalidFilter, read_filter
+from ..services.filters import VARIANT, GameFilter, InvalidFilter, read_filter
 from ..services.inputs import whole_number
 from ..web import account_id, describe_filter, local_zone, signed_in_only
 from .charts import decimal, percent, signed
@@ -32,7 +33,7 @@ signed_in_only(bp)
 
 
 def _filter(form: FilterForm, player_ids: list[int]) -> GameFilter | None:
-    """The filter of a valid form; None (with the first error on its field) otherwise."""
+    """The filter of a valid form; None (with every error on its field) otherwise."""
     try:
         return read_filter(
             variant=form.variant.data,
@@ -43,8 +44,13 @@ def _filter(form: FilterForm, player_ids: list[int]) -> GameFilter | None:
             typed=True,  # a browser without a date picker sends what was typed: 3.05.2025
         )
     except InvalidFilter as exc:
-        name = ERROR_FIELDS.get(exc.field or "", "variant")
-        form[name].errors = [*form[name].errors, exc.message]
+        for field, message in exc.errors.items():
+            if field == VARIANT:
+                # The service names the known variants by their ids, for the API; here the
+                # select lists them by name, so the history's words (an old bookmark's id).
+                message = _("Nie ma takiego wariantu. Wybierz jeden z listy.")
+            name = ERROR_FIELDS.get(field, "variant")
+            form[name].errors = [*form[name].errors, message]
         return None
 
 
