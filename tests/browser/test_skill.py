@@ -68,3 +68,27 @@ def test_who_plays_best_on_a_phone(page: Page, live_server, screenshot):
     assert small_tap_targets(page) == []
     whole = screenshot(page, "stats-player-skill")
     mine.screenshot(path=whole.with_name("stats-player-skill-section.png"))
+
+
+def test_a_name_of_thirty_letters_stays_in_its_cell_on_a_phone(page: Page, live_server, screenshot):
+    """The longest one-word name a player may have (30 letters) is broken inside its cell of
+    every statistics table, not written over the figures beside it nor pushing the table
+    sideways, and the three columns of who plays best still fit a phone."""
+    account = sign_up(page)
+    longest = "Grzegorzbrzęczyszczykiewiczowa"
+    with live_server.app.app_context():
+        account_id = db.session.scalar(select(Account.id).where(Account.name == account))
+        random_games(account_id, [longest, "Ala"], 2, datetime(2025, 6, 2, 17))
+    page.goto("/statystyki")
+
+    names = page.locator(".stats-table tbody th a", has_text=longest)
+    expect(names.first).to_be_visible()
+    spilled = names.evaluate_all(
+        "links => links.filter(a => a.scrollWidth > a.clientWidth + 1)"
+        ".map(a => a.closest('.stats-table').className)"
+    )
+    assert spilled == []
+    skill = page.locator('section[aria-labelledby="najlepiej"] .skill-table').first
+    assert skill.evaluate("box => box.scrollWidth <= box.clientWidth")  # all three columns in view
+    assert no_sideways_scroll(page)
+    screenshot(page, "stats-longest-name")
