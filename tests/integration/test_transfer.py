@@ -657,7 +657,16 @@ def test_a_malformed_or_tampered_file_changes_nothing_and_says_what_is_wrong(
     [
         pytest.param(b"", "Plik jest pusty", id="empty"),
         pytest.param(
-            b'{"format": "kosci-export",', "nie jest poprawnym JSON-em (wiersz 1", id="cut"
+            b'{"format": "kosci-export",\n  "version": 1,\n  "players": [{"na',
+            "Plik się urywa (wiersz 3, kolumna 16): to niepełna kopia. "
+            "Pobierz eksport jeszcze raz.",
+            id="cut",
+        ),
+        pytest.param(
+            "Data;Wariant;Gracz\n2025-04-01;Kości;Ala\n".encode(),
+            "Plik nie jest poprawnym JSON-em (wiersz 1, kolumna 1), więc nie jest eksportem "
+            "Kości albo ktoś go zmienił.",
+            id="csv",
         ),
         pytest.param(b"\xff\xfe{}", "nie jest tekstem UTF-8", id="not-utf8"),
         pytest.param(b"[" * 100_000 + b"]" * 100_000, "zbyt głęboko zagnieżdżony", id="deep"),
@@ -1159,6 +1168,20 @@ def test_the_page_says_which_games_were_already_there(app: Flask, family: dict[s
 
     page = client.get("/konto/dane").get_data(as_text=True)
     assert "Zaimportowano 3 gry i 0 graczy. Pominięto 3 gry, które już były na koncie." in page
+
+
+def test_the_page_says_a_file_without_games_holds_none(app: Flask, family: dict[str, Any]):
+    empty = {**family["document"], "players": [], "games": []}  # an account that had not played
+    client = app.test_client()
+    sign_in(client, "Nowakowie")
+    before = snapshot(app)
+
+    upload(client, json.dumps(empty).encode(), page_csrf(client, "/konto/dane"))
+
+    page = client.get("/konto/dane").get_data(as_text=True)
+    assert "Plik jest poprawny, ale nie ma w nim żadnej gry." in page
+    assert "nie wniósł nic nowego" not in page
+    assert snapshot(app) == before
 
 
 @pytest.mark.parametrize("app_config", [{"KOSCI_IMPORT_REVIEW_SECONDS": 0}])

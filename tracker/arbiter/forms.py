@@ -230,9 +230,14 @@ def _parse_sheet(variant: Variant, columns: list[ColumnControls]) -> Sheet | Non
             if target is None:
                 col.error = _sentence(rules_text(error))
             else:
-                col.fields[col.fields.index(target)] = _with_error(
-                    target, _sentence(rules_text(error))
+                # Said at the free field itself, by its label only: the core's sentence adds
+                # the field's API key for API clients („pole Jedynki (ones)”).
+                message = gettext(
+                    "W grze po kolei pola wypełnia się w kolejności tabeli: pole %(field)s jest "
+                    "wolne, a dalsze są już wypełnione.",
+                    field=target.label,
                 )
+                col.fields[col.fields.index(target)] = _with_error(target, message)
             return None
     for index, col in enumerate(columns):
         with_bonuses = [

@@ -138,6 +138,9 @@ def upload() -> ResponseReturnValue:
 
 def _result_text(result: transfer.ImportResult) -> str:
     later = " " + _("Oceny części gier zostaną policzone w tle.") if result.review_pending else ""
+    if not result.games and not result.players and not result.skipped:
+        # An export of an account that had not played yet: nothing to say "already there" of.
+        return _("Plik jest poprawny, ale nie ma w nim żadnej gry.") + later
     if not result.games and not result.players:
         return (
             _("Plik jest poprawny, ale nie wniósł nic nowego: wszystkie jego gry już są na koncie.")

@@ -59,18 +59,27 @@ def parse_export_file(raw: bytes | str) -> object:
     try:
         document = json.loads(raw)
     except json.JSONDecodeError as exc:
-        # exc.msg is Python's own English ("Expecting value"): no catalog has it.
-        raise InvalidInput(
-            refused(
-                _(
-                    "Plik nie jest poprawnym JSON-em (wiersz %(line)d, kolumna %(column)d): "
-                    "%(problem)s.",
-                    line=exc.lineno,
-                    column=exc.colno,
-                    problem=exc.msg,
-                )
+        # exc.msg is Python's own English ("Expecting value"), which no catalog has: what a
+        # family needs is whether the file was cut short (a download broken off) or is another
+        # file altogether.
+        rest = raw[exc.pos :].rstrip()
+        # Cut short: the text ends where a value was expected, or inside a string that no
+        # quote closes.
+        if not rest or (rest[0] == '"' and '"' not in rest[1:]):
+            message = _(
+                "Plik się urywa (wiersz %(line)d, kolumna %(column)d): to niepełna kopia. "
+                "Pobierz eksport jeszcze raz.",
+                line=exc.lineno,
+                column=exc.colno,
             )
-        ) from exc
+        else:
+            message = _(
+                "Plik nie jest poprawnym JSON-em (wiersz %(line)d, kolumna %(column)d), więc "
+                "nie jest eksportem Kości albo ktoś go zmienił.",
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        raise InvalidInput(refused(message)) from exc
     except ValueError as exc:
         # Python reads at most 4,300 digits of a whole number and says so with a bare
         # ValueError; no export holds a number anywhere near that long.
