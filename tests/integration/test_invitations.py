@@ -430,6 +430,57 @@ def test_a_guest_follows_the_familys_rematch_without_a_new_code(family: Family):
     assert phone.get("/historia").status_code == 404
 
 
+def test_an_invitation_lives_as_long_as_the_evenings_rematches(family: Family, moved_clock):
+    """A long evening: the game the phone joined ended more than `AFTER_END` ago, but the family
+    went on with rematches. The phone still plays the one in progress, and its invitation ends
+    `AFTER_END` after the last game of the evening, not after the first."""
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
+    with family.app.app_context():
+        rematch = games.rematch(family.account_id, solo).id
+    late = family.finished_at(solo) + invitations.AFTER_END + timedelta(hours=1)
+    moved_clock[0] = late
+
+    assert phone.get(f"/gry/{rematch}").status_code == 200
+    assert write_turn(phone, rematch, "11123", "ones", 1).status_code == 303  # the write's check
+    assert family.turns(rematch) == 1
+    assert phone.get(f"/gry/{solo}").status_code == 200  # the evening's first end screen too
+    family.invite("watch", game_id=solo)  # a link to it still works, so it is still made
+    family.play_through(rematch, skip=1)
+    ended = family.finished_at(rematch)
+    moved_clock[0] = ended + invitations.AFTER_END - timedelta(minutes=1)
+    assert phone.get(f"/gry/{rematch}").status_code == 200
+    moved_clock[0] = ended + invitations.AFTER_END + timedelta(minutes=1)
+    assert phone.get(f"/gry/{rematch}").status_code == 404
+    assert phone.get(f"/gry/{solo}").status_code == 404
+
+
+def test_a_rematchs_panel_lists_and_revokes_the_phones_joined_earlier(family: Family):
+    """The phones that joined the first game play its rematch: the rematch's „Dołącz telefon”
+    lists their invitations, and revoking one there shuts that phone out at once. Another game
+    of the account cannot revoke it."""
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
+    with family.app.app_context():
+        invitation_id = db.session.scalar(select(GameInvitation.id))
+        rematch = games.rematch(family.account_id, solo).id
+
+    listed = family.browser.get(f"{API}/{rematch}/invitations", headers=family.api).get_json()
+    panel = family.browser.get(f"/gry/{rematch}/telefony").get_data(as_text=True)
+
+    assert [i["id"] for i in listed["invitations"]] == [invitation_id]
+    assert f'data-invitation="{invitation_id}"' in panel
+    assert "z wcześniejszej gry" in panel
+    other = f"{API}/{family.game_id}/invitations/{invitation_id}"
+    assert family.browser.delete(other, headers=family.api).status_code == 404
+    assert phone.get(f"/gry/{rematch}").status_code == 200
+    csrf = csrf_of(family.browser, f"/gry/{rematch}/telefony")
+    revoked = family.browser.post(
+        f"/gry/{rematch}/telefony/{invitation_id}/cofnij", data={"csrf_token": csrf}
+    )
+    assert revoked.status_code == 303
+    assert phone.get(f"/gry/{rematch}").status_code == 404
+    assert phone.get(f"/gry/{solo}").status_code == 404
+
+
 def test_a_watching_guest_follows_the_rematch_still_watching(family: Family):
     phone, solo = guest_of_a_finished_solo_game(family, "watch")
     with family.app.app_context():

@@ -3,9 +3,12 @@ game without the family's password, to write its turns (`play`) or only to watch
 
 The account that owns the game makes and revokes them; the link's token is returned once and
 only its SHA-256 is stored, like an API token's. An invitation is live while it is not revoked,
-its game has not been over for `AFTER_END` (the end screen stays readable a while), and its hard
-cap `expires_at` (`MAX_LIFETIME` after it was made, for a game never finished) has not passed.
-A game taken back from its end by an undo is unfinished again, and so are its invitations.
+its evening goes on, and its hard cap `expires_at` (`MAX_LIFETIME` after it was made, for a game
+never finished) has not passed. Its evening is its game and the rematches that followed it
+(„Rewanż” takes the joined phones along, `games_of`): it goes on until the last of them has been
+over for `AFTER_END` (the end screen stays readable a while). A game taken back from its end by
+an undo is unfinished again, and so are its invitations. A rematch's panel lists (and revokes)
+the invitations of the earlier games of its evening too: those phones play it.
 
 Every request of a guest phone asks the database again (`guest`): a revoked invitation stops
 working at once, in every worker process; a guest's write asks once more inside the write's
@@ -21,7 +24,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import RowMapping, bindparam, func, or_, select, update
+from sqlalchemy import Connection, RowMapping, bindparam, func, select, update
 
 from ..extensions import db
 from ..i18n import N_, _, gettext
@@ -40,6 +43,9 @@ AFTER_END = timedelta(hours=6)
 MAX_LIFETIME = timedelta(days=7)
 # Live invitations one game may have: enough for every phone at a table, twice over.
 MAX_LIVE_PER_GAME = 20
+# The rematches an evening follows from a game: an evening's worth, and a bound on the queries
+# a guest's request may make.
+MAX_REMATCHES_FOLLOWED = 30
 # 128 random bits: 22 URL-safe characters, short enough for a small QR code.
 TOKEN_BYTES = 16
 TOKEN_MAX_LENGTH = 64  # anything longer is no token of ours: not even hashed
@@ -98,11 +104,8 @@ class Guest:
 
 _inv = GameInvitation.__table__
 _games = Game.__table__
-_LIVE = (
-    _inv.c.revoked_at.is_(None),
-    _inv.c.expires_at > bindparam("now"),
-    or_(_games.c.finished_at.is_(None), _games.c.finished_at > bindparam("ended_after")),
-)
+# Not revoked, before its hard cap: whether its evening goes on is asked after (`_evening_on`).
+_NOT_ENDED = (_inv.c.revoked_at.is_(None), _inv.c.expires_at > bindparam("now"))
 _COLUMNS = (
     _inv.c.id,
     _inv.c.game_id,
@@ -116,20 +119,20 @@ _COLUMNS = (
 _LIVE_BY_ID = (
     select(*_COLUMNS)
     .join(_games, _games.c.id == _inv.c.game_id)
-    .where(_inv.c.id == bindparam("invitation_id"), *_LIVE)
+    .where(_inv.c.id == bindparam("invitation_id"), *_NOT_ENDED)
 )
 _LIVE_BY_DIGEST = (
     select(*_COLUMNS)
     .join(_games, _games.c.id == _inv.c.game_id)
-    .where(_inv.c.token_hash == bindparam("digest"), *_LIVE)
+    .where(_inv.c.token_hash == bindparam("digest"), *_NOT_ENDED)
 )
-_LIVE_OF_GAME = (
+_LIVE_OF_GAMES = (
     select(*_COLUMNS)
     .join(_games, _games.c.id == _inv.c.game_id)
     .where(
-        _inv.c.game_id == bindparam("game_id"),
+        _inv.c.game_id.in_(bindparam("game_ids", expanding=True)),
         _inv.c.account_id == bindparam("owner_id"),
-        *_LIVE,
+        *_NOT_ENDED,
     )
     .order_by(_inv.c.id.desc())
 )
@@ -141,29 +144,62 @@ _INVITATION_FOR_WRITE = (
     .with_for_update()
 )
 _GAME_END = select(_games.c.finished_at).where(_games.c.id == bindparam("game_id"))
+_REMATCH = select(_games.c.id, _games.c.finished_at).where(
+    _games.c.rematch_of_id == bindparam("game_id")
+)
+_EARLIER = select(_games.c.rematch_of_id).where(_games.c.id == bindparam("game_id"))
 
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _live_params(moment: datetime) -> dict[str, datetime]:
-    return {"now": moment, "ended_after": moment - AFTER_END}
-
-
 def _ends_at(expires_at: datetime, finished_at: datetime | None) -> datetime:
     return expires_at if finished_at is None else min(expires_at, finished_at + AFTER_END)
 
 
-def _invitation(m: RowMapping) -> Invitation:
-    return Invitation(
-        id=m["id"],
-        game_id=m["game_id"],
-        mode=m["mode"],
-        created_at=m["created_at"],
-        ends_at=_ends_at(m["expires_at"], m["finished_at"]),
-        game_finished=m["finished_at"] is not None,
-    )
+def _evening_end(
+    game_id: int, finished_at: datetime | None, conn: Connection | None = None
+) -> datetime | None:
+    """When the evening of `game_id` (which ended at `finished_at`, None while it goes on)
+    ended: the end of its last rematch („Rewanż” after „Rewanż”), or None while that one goes
+    on. A rematch starts only from a finished game, so an unfinished game is the last."""
+    run = conn.execute if conn is not None else db.session.execute
+    seen = {game_id}
+    for _step in range(MAX_REMATCHES_FOLLOWED):
+        if finished_at is None:
+            return None
+        following = run(_REMATCH, {"game_id": game_id}).first()
+        if following is None or following.id in seen:
+            break
+        game_id, finished_at = following.id, following.finished_at
+        seen.add(game_id)
+    return finished_at
+
+
+def _evening_on(
+    game_id: int, finished_at: datetime | None, moment: datetime, conn: Connection | None = None
+) -> bool:
+    """Whether the evening of an invitation's game (which ended at `finished_at`) still goes on
+    at `moment`; its rematches are looked up only once the game itself has been over for long."""
+    if finished_at is None or finished_at + AFTER_END > moment:
+        return True
+    end = _evening_end(game_id, finished_at, conn)
+    return end is None or end + AFTER_END > moment
+
+
+def _earlier_games(game_id: int) -> list[int]:
+    """The games of the evening before `game_id`, latest first: the game it is the rematch
+    of, that game's own…"""
+    chain: list[int] = []
+    current = game_id
+    for _step in range(MAX_REMATCHES_FOLLOWED):
+        earlier = db.session.scalar(_EARLIER, {"game_id": current})
+        if earlier is None or earlier == game_id or earlier in chain:
+            break
+        chain.append(earlier)
+        current = earlier
+    return chain
 
 
 def _guest(m: RowMapping) -> Guest:
@@ -203,7 +239,8 @@ def _create(account_id: int, game_id: object, mode: str) -> tuple[Invitation, st
     finished_at = _owned_game_end(account_id, game_id, locked=True)
     assert isinstance(game_id, int)
     moment = now()
-    if finished_at is not None and finished_at + AFTER_END <= moment:
+    end = _evening_end(game_id, finished_at)
+    if end is not None and end + AFTER_END <= moment:
         raise Conflict(
             _("Ta gra skończyła się dawno: zaproszenie do niej już by nie działało."),
             "mode",
@@ -212,8 +249,8 @@ def _create(account_id: int, game_id: object, mode: str) -> tuple[Invitation, st
     live_count = db.session.scalar(
         select(func.count())
         .select_from(_inv.join(_games, _games.c.id == _inv.c.game_id))
-        .where(_inv.c.game_id == game_id, *_LIVE),
-        _live_params(moment),
+        .where(_inv.c.game_id == game_id, *_NOT_ENDED),
+        {"now": moment},  # the evening goes on: so does every one not revoked nor capped
     )
     if (live_count or 0) >= MAX_LIVE_PER_GAME:
         raise Conflict(
@@ -245,33 +282,53 @@ def _create(account_id: int, game_id: object, mode: str) -> tuple[Invitation, st
         game_id,
         mode,
         moment,
-        _ends_at(invitation.expires_at, finished_at),
-        finished_at is not None,
+        _ends_at(invitation.expires_at, end),
+        end is not None,
     )
     return made, token
 
 
 def live(account_id: int, game_id: object) -> list[Invitation]:
-    """The live invitations of the account's game, newest first; NotFound for a game it has
-    not."""
-    _owned_game_end(account_id, game_id)
+    """The live invitations that let phones into the account's game, newest first: its own,
+    and those of the earlier games of its evening (it is their rematch); NotFound for a game
+    the account has not. Each ends with the evening (`ends_at`)."""
+    finished_at = _owned_game_end(account_id, game_id)
+    assert isinstance(game_id, int)
+    moment = now()
+    end = _evening_end(game_id, finished_at)
+    if end is not None and end + AFTER_END <= moment:
+        return []
     rows = db.session.execute(
-        _LIVE_OF_GAME, {"game_id": game_id, "owner_id": account_id, **_live_params(now())}
+        _LIVE_OF_GAMES,
+        {"game_ids": [game_id, *_earlier_games(game_id)], "owner_id": account_id, "now": moment},
     )
-    return [_invitation(row._mapping) for row in rows]
+    return [
+        Invitation(
+            id=m["id"],
+            game_id=m["game_id"],
+            mode=m["mode"],
+            created_at=m["created_at"],
+            ends_at=_ends_at(m["expires_at"], end),
+            game_finished=end is not None,
+        )
+        for m in (row._mapping for row in rows)
+    ]
 
 
 def revoke(account_id: int, game_id: object, invitation_id: object) -> None:
     """End an invitation at once: the phones that joined by it get a 404 from their next
-    request on. NotFound for another account's game or invitation, or one already revoked."""
+    request on. The game's own invitations, or those of the earlier games of its evening
+    (`live` lists them with it). NotFound for another account's game or invitation, or one
+    already revoked."""
     _owned_game_end(account_id, game_id)
+    assert isinstance(game_id, int)
     if isinstance(invitation_id, bool) or not isinstance(invitation_id, int):
         raise NotFound(gettext(NO_INVITATION))
     result = db.session.execute(
         update(_inv)
         .where(
             _inv.c.id == invitation_id,
-            _inv.c.game_id == game_id,
+            _inv.c.game_id.in_([game_id, *_earlier_games(game_id)]),
             _inv.c.account_id == account_id,
             _inv.c.revoked_at.is_(None),
         )
@@ -293,10 +350,11 @@ def by_token(token: str) -> Guest | None:
     """The guest a link's token lets in, or None: unknown, revoked or expired."""
     if not token or len(token) > TOKEN_MAX_LENGTH or not token.isascii():
         return None
-    row = db.session.execute(
-        _LIVE_BY_DIGEST, {"digest": digest(token), **_live_params(now())}
-    ).first()
-    return None if row is None else _guest(row._mapping)
+    moment = now()
+    row = db.session.execute(_LIVE_BY_DIGEST, {"digest": digest(token), "now": moment}).first()
+    if row is None or not _evening_on(row.game_id, row.finished_at, moment):
+        return None
+    return _guest(row._mapping)
 
 
 def guest(invitation_id: object, token_digest: object) -> Guest | None:
@@ -306,23 +364,19 @@ def guest(invitation_id: object, token_digest: object) -> Guest | None:
         return None
     if not isinstance(token_digest, str):
         return None
-    row = db.session.execute(
-        _LIVE_BY_ID, {"invitation_id": invitation_id, **_live_params(now())}
-    ).first()
+    moment = now()
+    row = db.session.execute(_LIVE_BY_ID, {"invitation_id": invitation_id, "now": moment}).first()
     if row is None or not hmac.compare_digest(row._mapping["token_hash"], token_digest):
         return None
+    if not _evening_on(row.game_id, row.finished_at, moment):
+        return None
     return _guest(row._mapping)
-
-
-# The rematches a guest phone follows from its game: an evening's worth, and a bound on the
-# queries a guest's request may make.
-MAX_REMATCHES_FOLLOWED = 30
 
 
 def games_of(visitor: Guest) -> list[int]:
     """The games a guest phone may open: the game of its invitation, then its rematch, the
     rematch's rematch… (the family tapped „Rewanż”: the phones at the table follow without a
-    new code). The invitation still lives by its own game (`AFTER_END` after its end)."""
+    new code). The invitation lives as long as that evening (`_evening_on`)."""
     chain = [visitor.game_id]
     for _step in range(MAX_REMATCHES_FOLLOWED):
         following = game_store.rematch_of(chain[-1])
@@ -349,7 +403,7 @@ def confirm_for_write(visitor: Guest) -> None:
     if row is None or row.revoked_at is not None or row.expires_at <= moment:
         raise InvitationGone()
     finished_at = conn.execute(_GAME_END, {"game_id": row.game_id}).scalar()
-    if finished_at is not None and finished_at + AFTER_END <= moment:
+    if not _evening_on(row.game_id, finished_at, moment, conn):
         raise InvitationGone()
 
 
