@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from flask import Flask, abort, g, make_response, request, session, url_for
+from flask import Flask, abort, flash, g, make_response, redirect, request, session, url_for
 from flask_login import current_user
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
@@ -145,6 +145,13 @@ def _admit() -> None:
         # A rematch of the invited game: the phone follows the table (same account, same mode).
         visitor = dataclasses.replace(visitor, game_id=requested)
     if requested != visitor.game_id:
+        restored = _restored_as(visitor, requested)
+        if restored is not None and request.endpoint:
+            # The old address of its game, deleted by mistake and restored („Cofnij”) as a new
+            # game: the page opens that one, as on the family's phones (games.views).
+            flash(gettext("Tę grę przywrócono z kosza (może na innym telefonie). Oto ona."), "info")
+            target = {**view_args, "game_id": restored}
+            abort(redirect(url_for(request.endpoint, **target), code=303))
         if "game_id" in view_args and request.blueprint != "api":
             # Not „Nie ma takiej strony”: the phone is in the wrong game, not at a broken link.
             from .errors import render_error  # tracker.errors → tracker.api → back here
@@ -162,6 +169,27 @@ def _admit() -> None:
         invitations.confirm_before_commit(visitor)
         return
     abort(404)
+
+
+def _restored_as(visitor: Guest, requested: object) -> int | None:
+    """The game a guest's page at `requested` was restored as, when that is the guest's own
+    (its invitation came back with it, `services.trash.restore`); for a page, not a background
+    redraw, a write or the API. None otherwise."""
+    from .services import trash  # tracker.services.trash → … → tracker.web → back here
+    from .web import REDRAW_HEADER
+
+    if not isinstance(requested, int) or request.method != "GET" or request.blueprint == "api":
+        return None
+    if request.endpoint not in GAME_PAGES - {"games.state"}:  # a poll is told 404
+        return None
+    if request.headers.get(REDRAW_HEADER) is not None:
+        return None
+    if "fragment" in request.args:
+        return None
+    gone = trash.gone(visitor.account_id, requested)
+    if gone is None or gone.restored_as is None:
+        return None
+    return gone.restored_as if gone.restored_as in invitations.games_of(visitor) else None
 
 
 def is_guest() -> bool:

@@ -388,11 +388,12 @@ class PlayerMerge(Model):
 class DeletedGame(Model):
     """A game deleted by its account, kept for `services.trash.KEEP_DAYS` so that a wrong tap
     on „Usuń grę” can be undone („Kosz”). The game itself is gone (seats, turns, reviews and
-    invitations with it): `document` is the game as the export writes it (a `kosci-export`
-    document of one game and its players), and restoring replays it through the rules like an
-    import, so nothing derived is kept here. `player_ids` are the seats' players as they were,
-    so that a player renamed since still gets the game back; `rematch_uid` is the game that
-    was its rematch, linked again on restore. Entries older than `KEEP_DAYS` are removed."""
+    invitations with it; its live invitations are kept in `invitations`): `document` is the
+    game as the export writes it (a `kosci-export` document of one game and its players), and
+    restoring replays it through the rules like an import, so nothing derived is kept here.
+    `player_ids` are the seats' players as they were, so that a player renamed since still gets
+    the game back; `rematch_uid` is the game that was its rematch, linked again on restore.
+    Entries older than `KEEP_DAYS` are removed."""
 
     __tablename__ = "deleted_games"
     __table_args__ = (
@@ -417,6 +418,9 @@ class DeletedGame(Model):
     document: Mapped[dict[str, Any]] = mapped_column(JSON)
     player_ids: Mapped[list[int]] = mapped_column(JSON)
     rematch_uid: Mapped[str | None] = mapped_column(String(32), default=None)
+    # The game's live invitations when it was deleted (`services.trash.keep`: mode, token
+    # digest, made, hard cap), made again for the restored game: a joined phone plays on.
+    invitations: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
     # Set when it was restored (and to which game): a second phone tapping „Przywróć” on the
     # same entry is told so, and led to the game, instead of getting it twice.
     restored_at: Mapped[datetime | None] = mapped_column(default=None)

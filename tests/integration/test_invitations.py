@@ -818,6 +818,36 @@ def test_deleting_the_game_ends_its_invitations(family: Family):
     assert phone.get(f"/gry/{family.game_id}").status_code == 404
 
 
+def test_a_game_restored_from_the_trash_takes_its_joined_phones_back(family: Family):
+    """Deleted by mistake, then „Cofnij”: the phone joined by the game's link opens its old
+    address and is led to the game as restored, where it writes as before, with no new code.
+    A link revoked before the deletion stays revoked."""
+    _, url = family.invite("play")
+    phone = join(family.app, url)
+    revoked_id, revoked_url = family.invite("watch")
+    watcher = join(family.app, revoked_url)
+    family.revoke(revoked_id)
+    assert write_turn(phone, family.game_id, "66612", "sixes", 1).status_code == 303
+    with family.app.app_context():
+        entry = trash.delete_game(family.account_id, family.game_id)
+    assert phone.get(f"/gry/{family.game_id}").status_code == 404
+    with family.app.app_context():
+        restored = trash.restore(family.account_id, entry).game_id
+
+    back = phone.get(f"/gry/{family.game_id}")
+
+    assert back.status_code == 303
+    assert back.headers["Location"] == f"/gry/{restored}"
+    page = phone.get(f"/gry/{restored}")
+    assert "Tę grę przywrócono z kosza (może na innym telefonie). Oto ona." in text(page)
+    assert phone.get(f"/gry/{family.game_id}/stan").status_code == 404  # a poll is not moved
+    assert write_turn(phone, restored, "33322", "full_house", 2).status_code == 303
+    assert family.turns(restored) == 2
+    assert watcher.get(f"/gry/{restored}").status_code == 404
+    with family.app.app_context():
+        assert [i.mode for i in invitations.live(family.account_id, restored)] == ["play"]
+
+
 # --- expiry ----------------------------------------------------------------------------------
 
 

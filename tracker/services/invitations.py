@@ -19,7 +19,6 @@ other.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -116,11 +115,6 @@ _COLUMNS = (
     _inv.c.expires_at,
     _games.c.finished_at,
 )
-_LIVE_BY_ID = (
-    select(*_COLUMNS)
-    .join(_games, _games.c.id == _inv.c.game_id)
-    .where(_inv.c.id == bindparam("invitation_id"), *_NOT_ENDED)
-)
 _LIVE_BY_DIGEST = (
     select(*_COLUMNS)
     .join(_games, _games.c.id == _inv.c.game_id)
@@ -148,6 +142,46 @@ _REMATCH = select(_games.c.id, _games.c.finished_at).where(
     _games.c.rematch_of_id == bindparam("game_id")
 )
 _EARLIER = select(_games.c.rematch_of_id).where(_games.c.id == bindparam("game_id"))
+
+
+def kept(game_id: int) -> list[dict[str, str]]:
+    """The game's invitations that still work (not revoked, before their hard cap), as the
+    trash keeps them when the game is deleted: `make_again` brings them back with it."""
+    rows = db.session.execute(
+        select(_inv.c.mode, _inv.c.token_hash, _inv.c.created_at, _inv.c.expires_at)
+        .where(_inv.c.game_id == game_id, *_NOT_ENDED)
+        .order_by(_inv.c.id),
+        {"now": now()},
+    )
+    return [
+        {
+            "mode": mode,
+            "token_hash": token_hash,
+            "created_at": created_at.isoformat(),
+            "expires_at": expires_at.isoformat(),
+        }
+        for mode, token_hash, created_at, expires_at in rows
+    ]
+
+
+def make_again(account_id: int, game_id: int, invitations: list[dict[str, str]]) -> None:
+    """In the caller's write: the invitations `kept` of a deleted game, made again for the game
+    it was restored as (same links, same hard caps; each judged live as any other). One whose
+    link is in use again (it cannot be) is left out."""
+    for item in invitations:
+        taken = db.session.scalar(select(_inv.c.id).where(_inv.c.token_hash == item["token_hash"]))
+        if taken is not None or item["mode"] not in MODES:
+            continue
+        db.session.execute(
+            _inv.insert().values(
+                game_id=game_id,
+                account_id=account_id,
+                mode=item["mode"],
+                token_hash=item["token_hash"],
+                created_at=datetime.fromisoformat(item["created_at"]),
+                expires_at=datetime.fromisoformat(item["expires_at"]),
+            )
+        )
 
 
 def digest(token: str) -> str:
@@ -359,16 +393,16 @@ def by_token(token: str) -> Guest | None:
 
 def guest(invitation_id: object, token_digest: object) -> Guest | None:
     """The guest a browser session names (the invitation's id and its token's digest), while
-    that invitation is live; None otherwise. Asked on every request of a guest phone."""
+    that invitation is live; None otherwise. Asked on every request of a guest phone. The
+    digest decides: a game restored from the trash makes its invitations again under new ids
+    (`make_again`), and the phones joined by them play on."""
     if isinstance(invitation_id, bool) or not isinstance(invitation_id, int):
         return None
     if not isinstance(token_digest, str):
         return None
     moment = now()
-    row = db.session.execute(_LIVE_BY_ID, {"invitation_id": invitation_id, "now": moment}).first()
-    if row is None or not hmac.compare_digest(row._mapping["token_hash"], token_digest):
-        return None
-    if not _evening_on(row.game_id, row.finished_at, moment):
+    row = db.session.execute(_LIVE_BY_DIGEST, {"digest": token_digest, "now": moment}).first()
+    if row is None or not _evening_on(row.game_id, row.finished_at, moment):
         return None
     return _guest(row._mapping)
 

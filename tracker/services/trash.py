@@ -34,7 +34,7 @@ from ..i18n import N_, _, gettext
 from ..models import DeletedGame, Game, Player, PlayerMerge, utcnow
 from ..store import cache
 from ..store import games as store
-from . import audit, skill
+from . import audit, invitations, skill
 from .errors import Conflict, NotFound
 from .games import get_game, locked_game
 from .transfer.document import Refused
@@ -134,6 +134,8 @@ def keep(account_id: int, game: Game) -> int:
                 "document": document,
                 "player_ids": [seat.player_id for seat in game.seats],
                 "rematch_uid": rematch_uid,
+                # The phones joined by a link play on when the game comes back (`restore`).
+                "invitations": invitations.kept(game.id) or None,
             },
         ).scalar_one()
     )
@@ -213,6 +215,7 @@ def restore(account_id: int, entry_id: int) -> Restored:
                 _entries.c.restored_at,
                 _entries.c.restored_game_id,
                 _entries.c.game_id,
+                _entries.c.invitations,
             ).where(_entries.c.id == entry_id, _entries.c.account_id == account_id)
         ).first()
         if row is None:
@@ -226,6 +229,7 @@ def restore(account_id: int, entry_id: int) -> Restored:
             restored_at,
             restored_game_id,
             old_id,
+            kept_invitations,
         ) = row
         if restored_at is not None:
             raise AlreadyRestored(
@@ -261,6 +265,8 @@ def restore(account_id: int, entry_id: int) -> Restored:
             )
         if old_id is not None:
             _follow_game(account_id, int(old_id), game_id)
+        if kept_invitations:
+            invitations.make_again(account_id, game_id, kept_invitations)
         _mark_restored(entry_id, game_id)
         audit.record(audit.GAME_RESTORED, account_id, f"gra {game_id} ({game.variant})")
         db.session.commit()
