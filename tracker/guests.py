@@ -32,6 +32,11 @@ from .services.invitations import Guest
 
 SESSION_KEY = "invitation"
 WATCH_ONLY = N_("Ten telefon tylko ogląda grę.")
+# The game a guest phone joined was deleted, and waits in the trash with its invitation.
+DELETED = N_(
+    "Tę grę usunięto na telefonie, który ją prowadzi. Jeśli ją przywrócą („Cofnij”), otwórz "
+    "tę stronę jeszcze raz: telefon wróci do gry bez nowego kodu."
+)
 # Another game's page, asked by a guest (a rematch's link passed round the table, most often):
 # the same answer for every game that is not its own, whether it exists or not.
 OTHER_GAME_TITLE = N_("Ten telefon dołączył do innej gry")
@@ -134,7 +139,7 @@ def _admit() -> None:
         return
     visitor = _session_guest()
     if visitor is None:
-        abort(404, gettext(invitations.GONE))
+        abort(404, gettext(_why_shut_out()))
     view_args = request.view_args or {}
     requested = view_args.get("game_id")
     if (
@@ -169,6 +174,23 @@ def _admit() -> None:
         invitations.confirm_before_commit(visitor)
         return
     abort(404)
+
+
+def _why_shut_out() -> str:
+    """Why a phone whose invitation no longer lets it in gets a 404: its game deleted (and
+    kept in the trash with its invitations, which come back if the family restores it), or its
+    link expired or revoked."""
+    from .services import trash  # tracker.services.trash → … → tracker.web → back here
+
+    requested = (request.view_args or {}).get("game_id")
+    stored = session.get(SESSION_KEY)
+    digest = stored.get("digest") if isinstance(stored, dict) else None
+    deleted = (
+        isinstance(requested, int)
+        and isinstance(digest, str)
+        and trash.keeps_invitation(requested, digest)
+    )
+    return DELETED if deleted else invitations.GONE
 
 
 def _restored_as(visitor: Guest, requested: object) -> int | None:

@@ -830,7 +830,10 @@ def test_a_game_restored_from_the_trash_takes_its_joined_phones_back(family: Fam
     assert write_turn(phone, family.game_id, "66612", "sixes", 1).status_code == 303
     with family.app.app_context():
         entry = trash.delete_game(family.account_id, family.game_id)
-    assert phone.get(f"/gry/{family.game_id}").status_code == 404
+    meanwhile = phone.get(f"/gry/{family.game_id}")
+    assert meanwhile.status_code == 404
+    assert "Tę grę usunięto na telefonie, który ją prowadzi." in text(meanwhile)
+    assert "Zaproszenie wygasło" in text(watcher.get(f"/gry/{family.game_id}"))  # revoked before
     with family.app.app_context():
         restored = trash.restore(family.account_id, entry).game_id
 

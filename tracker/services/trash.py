@@ -410,6 +410,24 @@ class Gone:
     in_trash: bool  # it can still be restored
 
 
+def keeps_invitation(game_id: int, token_digest: str) -> bool:
+    """Whether the game `game_id` is in a trash (deleted, not restored) with the invitation
+    whose token has this digest among those it keeps (`keep`): the phone joined by it is told
+    that its game was deleted and may come back, not that its link expired."""
+    rows = db.session.execute(
+        select(_entries.c.invitations).where(
+            _entries.c.game_id == game_id,
+            _entries.c.restored_at.is_(None),
+            _entries.c.deleted_at > _cutoff(),
+        )
+    )
+    return any(
+        isinstance(item, dict) and item.get("token_hash") == token_digest
+        for (kept,) in rows
+        for item in kept or ()
+    )
+
+
 def gone(account_id: int, game_id: int) -> Gone | None:
     """What became of the account's game `game_id` that is not there: deleted (in the trash or
     past its days), or restored under another id; None when the account never deleted a game
