@@ -139,7 +139,13 @@ def _admit() -> None:
         return
     visitor = _session_guest()
     if visitor is None:
-        abort(404, gettext(_why_shut_out()))
+        why = _why_shut_out()
+        if why == DELETED:  # titled as on the family's phones (games.views)
+            from .errors import render_error  # tracker.errors → tracker.api → back here
+
+            said = render_error(HTTPNotFound(gettext(why)), title=gettext("Tej gry tu już nie ma"))
+            abort(make_response(said))
+        abort(404, gettext(why))
     view_args = request.view_args or {}
     requested = view_args.get("game_id")
     if (

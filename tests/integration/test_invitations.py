@@ -833,6 +833,7 @@ def test_a_game_restored_from_the_trash_takes_its_joined_phones_back(family: Fam
     meanwhile = phone.get(f"/gry/{family.game_id}")
     assert meanwhile.status_code == 404
     assert "Tę grę usunięto na telefonie, który ją prowadzi." in text(meanwhile)
+    assert "Tej gry tu już nie ma" in text(meanwhile)
     assert "Zaproszenie wygasło" in text(watcher.get(f"/gry/{family.game_id}"))  # revoked before
     with family.app.app_context():
         restored = trash.restore(family.account_id, entry).game_id
