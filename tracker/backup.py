@@ -215,6 +215,7 @@ def pg_advice(url: str | URL) -> str:
         options.append(f"--username={shlex.quote(parsed.username)}")
     connection = " ".join(options)
     name = shlex.quote(parsed.database or "kosci")
+    owner = f" --owner={shlex.quote(parsed.username)}" if parsed.username else ""
     return "\n".join(
         (
             "Baza danych to PostgreSQL: kopie robi i przywraca sam PostgreSQL.",
@@ -223,8 +224,14 @@ def pg_advice(url: str | URL) -> str:
             "  kopia (plik tylko dla właściciela):",
             "    (umask 077 && pg_dump --format=custom"
             f" {connection} --file=kosci-$(date +%Y%m%d-%H%M%S).dump {name})",
-            "  przywrócenie (najpierw zatrzymaj serve, potem uruchom je ponownie):",
-            f"    pg_restore --clean --if-exists {connection} --dbname={name} PLIK.dump",
+            # Into an empty database: `pg_restore --clean` drops only what the dump holds, and
+            # the tables a later version added keep foreign keys to those, so a backup from
+            # before an upgrade failed halfway and the next `serve` stopped at "relation
+            # already exists" in the migrations.
+            "  przywrócenie (najpierw zatrzymaj serve, potem uruchom je ponownie) do pustej bazy,",
+            "  założonej od nowa na serwerze bazy przez administratora PostgreSQL:",
+            f'    su postgres -c "dropdb {name} && createdb{owner} {name}"',
+            f"    pg_restore {connection} --dbname={name} PLIK.dump",
             "Hasło podaj w zmiennej PGPASSWORD albo w pliku ~/.pgpass.",
         )
     )

@@ -356,6 +356,30 @@ def test_on_postgresql_both_commands_say_how_to_use_pg_dump_and_fail(
     assert "tajne" not in result.output
 
 
+def test_on_postgresql_the_restore_it_prints_starts_from_an_empty_database(tmp_path: Path):
+    """`pg_restore --clean` drops only the objects the dump holds: the tables a later version
+    added stay, with foreign keys to the dumped ones, so a dump taken before an upgrade (as
+    "Upgrades" asks) could not be restored over the upgraded database, and `serve` then
+    stopped at "relation … already exists". The restore goes into a database made anew."""
+    app = create_app(
+        {
+            "SECRET_KEY": "x",
+            "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://kosci:tajne@db.example:5433/rodzina",
+        },
+        instance_path=tmp_path / "instance",
+    )
+
+    result = app.test_cli_runner().invoke(args=["restore", "kosci.dump", "--yes"])
+
+    lines = [line.strip() for line in result.output.splitlines()]
+    remake = 'su postgres -c "dropdb rodzina && createdb --owner=kosci rodzina"'
+    restore = "pg_restore --host=db.example --port=5433 --username=kosci --dbname=rodzina PLIK.dump"
+    assert remake in lines
+    assert restore in lines
+    assert lines.index(remake) < lines.index(restore)
+    assert "--clean" not in result.output
+
+
 @pytest.mark.skipif(os.name != "posix", reason="file modes and sh are POSIX")
 def test_the_pg_dump_line_it_prints_makes_a_file_only_its_owner_can_read(tmp_path: Path):
     """A dump holds every password hash and the audit log: the command printed for it
