@@ -319,7 +319,17 @@ def _load_or_create_secret_key(path: Path) -> str:
     Several processes may start at once (gunicorn workers, tests): the key is written to a
     private temporary file and hard-linked into place, which fails if another process got
     there first, so every process ends up with the same key.
+
+    A key this user may not read or write (the instance folder made by root, the service run
+    as another user, as README's systemd unit does) stops the start with one sentence.
     """
+    try:
+        return _stored_secret_key(path)
+    except PermissionError as exc:
+        raise settings.inaccessible_secret_key(path, exc) from exc
+
+
+def _stored_secret_key(path: Path) -> str:
     try:
         return _read_secret_key(path)
     except FileNotFoundError:

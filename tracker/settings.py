@@ -12,8 +12,10 @@ No message repeats a database URL as given: it may hold a password.
 
 from __future__ import annotations
 
+import getpass
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
@@ -114,6 +116,20 @@ def empty_secret_key(path: object) -> ConfigError:
     return ConfigError(
         f"Plik {path} jest pusty: usuń go, a przy następnym starcie powstanie nowy klucz "
         "(wszyscy zalogują się ponownie)."
+    )
+
+
+def inaccessible_secret_key(path: Path, exc: OSError) -> ConfigError:
+    """The generated secret key's file (or its folder) is not this user's to read or write."""
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):
+        user = "UŻYTKOWNIK"
+    folder = path.parent
+    return ConfigError(
+        f"Serwer (użytkownik {user}) nie może odczytać ani utworzyć pliku {path} "
+        f"({exc.strerror or exc}): oddaj mu katalog {folder} "
+        f"(np. chown -R {user}: {folder}) albo uruchom serwer jako jego właściciel."
     )
 
 

@@ -145,3 +145,32 @@ def test_an_empty_secret_key_file_is_one_sentence(tmp_path: Path, monkeypatch: p
     assert result.output.startswith("Error: Plik ")
     assert "jest pusty" in result.output
     assert served == []
+
+
+def test_a_secret_key_file_the_server_may_not_read_is_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """README's systemd unit runs `serve` as the user `kosci`; the commands before it, run as
+    root, made `instance/` and its `secret_key` root's (0700, 0600). The start says which
+    folder to hand over, not a PermissionError's traceback."""
+    (tmp_path / "secret_key").write_text("a" * 64)
+    read_text = Path.read_text
+
+    def refused(self: Path, *args: object, **kwargs: object) -> str:
+        if self.name == "secret_key":
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_text(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", refused)
+    monkeypatch.setenv("USER", "kosci")
+
+    result, served = _serve(monkeypatch, tmp_path, SECRET_KEY="")
+
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: Serwer (użytkownik kosci) nie może odczytać")
+    assert str(tmp_path / "secret_key") in lines[0]
+    assert f"chown -R kosci: {tmp_path}" in lines[0]
+    assert served == []
