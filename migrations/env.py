@@ -6,7 +6,7 @@ from flask import current_app
 
 from alembic import context
 from alembic.runtime.migration import MigrationContext
-from tracker.settings import NEWER_SCHEMA, ConfigError, reach_database
+from tracker.settings import MIGRATIONS_LOCK, NEWER_SCHEMA, ConfigError, reach_database
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -131,6 +131,12 @@ def run_migrations_online():
             )
 
             with context.begin_transaction():
+                if connection.dialect.name == 'postgresql':
+                    # Several servers on one database (README) restarted after an upgrade, or
+                    # two `serve` started at once on a new one: without the lock both create
+                    # alembic_version and run the same revisions, and the second stopped with
+                    # a traceback. The second now waits, then finds nothing left to do.
+                    connection.exec_driver_sql(f'SELECT pg_advisory_xact_lock({MIGRATIONS_LOCK})')
                 context.run_migrations()
         finally:
             if sqlite:

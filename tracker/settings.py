@@ -133,6 +133,11 @@ def inaccessible_secret_key(path: Path, exc: OSError) -> ConfigError:
     )
 
 
+# The PostgreSQL advisory lock the migrations hold for their transaction (migrations/env.py):
+# two `serve` or `db upgrade` started at once on one database migrate one after the other.
+MIGRATIONS_LOCK = 0x6B6F736369  # "kosci"
+
+
 # A database whose schema a later version of Kości made (a rollback after an upgrade): no
 # command of this version touches it.
 NEWER_SCHEMA = (

@@ -3,6 +3,7 @@ that already holds games changes nothing."""
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from tracker.extensions import MIGRATIONS_DIR, db
 from tracker.models import Account, Game, Turn, name_key
 from tracker.services import accounts
 from tracker.services import games as game_service
+from tracker.settings import MIGRATIONS_LOCK
 
 from .apps import release_app
 
@@ -90,6 +92,41 @@ def test_db_upgrade_on_an_empty_file_creates_the_whole_schema(empty_app: Flask):
     assert result.exit_code == 0, result.output
     assert table_names(empty_app) == TABLES
     assert current_revision(empty_app) == head_revision()
+
+
+def test_on_postgresql_db_upgrade_waits_for_a_migration_already_running_there(
+    empty_app: Flask, backend: str
+):
+    """Several servers on one database (README) restarted together after an upgrade, or two
+    `serve` started at once on a new one, migrate one after the other. Without a lock both
+    created alembic_version and ran the same revisions, and one stopped with a traceback
+    (measured: two `serve` on a new database, `duplicate key value violates unique constraint
+    "pg_type_typname_nsp_index"`). While another migration holds the lock, `db upgrade` waits,
+    then does the work."""
+    if backend != POSTGRESQL:
+        pytest.skip("PostgreSQL only: SQLite is one server's file")
+    with empty_app.app_context():
+        engine = db.engine
+    results: list[Any] = []
+    upgrade = threading.Thread(
+        target=lambda: results.append(empty_app.test_cli_runner().invoke(args=["db", "upgrade"]))
+    )
+    with engine.connect() as other:
+        other.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATIONS_LOCK})
+        other.commit()
+        upgrade.start()
+        try:
+            upgrade.join(timeout=1.5)
+            assert upgrade.is_alive(), results and results[0].output
+            assert current_revision(empty_app) is None
+        finally:
+            other.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATIONS_LOCK})
+            other.commit()
+            upgrade.join(timeout=60)
+
+    assert results[0].exit_code == 0, results[0].output
+    assert current_revision(empty_app) == head_revision()
+    assert table_names(empty_app) == TABLES
 
 
 def test_the_models_and_the_migrations_describe_the_same_schema(empty_app: Flask):
