@@ -1037,6 +1037,9 @@ def test_line_chart_of_one_game_labels_the_point_under_it():
     (dot,) = one.dots
     (label,) = [t for t in one.texts if t.css == "chart-label"]
     assert (label.text, label.x, label.anchor) == ("3.12", dot.x, "middle")
+    ticks = [t for t in one.texts if t.css == "chart-tick"]
+    assert [t.text for t in ticks] == ["315", "316", "317"]  # the point on the middle line
+    assert dot.y == ticks[1].y - 5
     labels = [(t.text, t.x, t.anchor) for t in two.texts if t.css == "chart-label"]
     assert labels == [("1.12", charts.LEFT, "start"), ("3.12", charts.WIDTH - charts.RIGHT, "end")]
 

@@ -164,7 +164,9 @@ def _scale(low: float, high: float, *, whole: bool = False) -> tuple[float, floa
     """A vertical axis from `low` to `high` on round values, and three labelled ticks; with
     `whole`, the ticks are whole numbers (counts of games, points)."""
     if high <= low:
-        high = low + 1
+        # One value (a player's first game): in the middle of the axis, not on its bottom line,
+        # unless that would put a tick below 0.
+        low, high = (low - 1, low + 1) if low >= 1 else (low, low + 1)
     step = nice_ceiling((high - low) / 2)
     if whole:
         step = max(1, math.ceil(step))  # 2.5 games is no tick: 3
