@@ -454,6 +454,34 @@ def test_an_invitation_lives_as_long_as_the_evenings_rematches(family: Family, m
     assert phone.get(f"/gry/{solo}").status_code == 404
 
 
+def test_a_rematch_started_after_the_link_expired_does_not_bring_it_back(
+    family: Family, moved_clock
+):
+    """The evening ended (its last game over for `AFTER_END`), so the link stopped working;
+    days later the family taps „Rewanż” on that old end screen. That is another evening: the
+    phone that joined the old game does not get into the new one, and the rematch's panel
+    neither lists nor revokes the old link."""
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
+    with family.app.app_context():
+        invitation_id = db.session.scalar(select(GameInvitation.id))
+    next_day = family.finished_at(solo) + timedelta(days=1)
+    moved_clock[0] = next_day
+    assert phone.get(f"/gry/{solo}").status_code == 404
+    with family.app.app_context():
+        rematch = games.rematch(family.account_id, solo).id
+        db.session.execute(update(Game).where(Game.id == rematch).values(started_at=next_day))
+        db.session.commit()
+
+    assert phone.get(f"/gry/{rematch}").status_code == 404
+    assert phone.get(f"/gry/{solo}").status_code == 404
+    listed = family.browser.get(f"{API}/{rematch}/invitations", headers=family.api).get_json()
+    assert listed["invitations"] == []
+    revoke = f"{API}/{rematch}/invitations/{invitation_id}"
+    assert family.browser.delete(revoke, headers=family.api).status_code == 404
+    _, fresh = family.invite("play", game_id=rematch)  # the new evening's own link works
+    assert join(family.app, fresh).get(f"/gry/{rematch}").status_code == 200
+
+
 def test_a_rematchs_panel_lists_and_revokes_the_phones_joined_earlier(family: Family):
     """The phones that joined the first game play its rematch: the rematch's „Dołącz telefon”
     lists their invitations, and revoking one there shuts that phone out at once. Another game

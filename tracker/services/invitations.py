@@ -6,7 +6,8 @@ only its SHA-256 is stored, like an API token's. An invitation is live while it 
 its evening goes on, and its hard cap `expires_at` (`MAX_LIFETIME` after it was made, for a game
 never finished) has not passed. Its evening is its game and the rematches that followed it
 („Rewanż” takes the joined phones along, `games_of`): it goes on until the last of them has been
-over for `AFTER_END` (the end screen stays readable a while). A game taken back from its end by
+over for `AFTER_END` (the end screen stays readable a while); a rematch started after that
+begins another evening (`_same_evening`). A game taken back from its end by
 an undo is unfinished again, and so are its invitations. A rematch's panel lists (and revokes)
 the invitations of the earlier games of its evening too: those phones play it.
 
@@ -138,10 +139,15 @@ _INVITATION_FOR_WRITE = (
     .with_for_update()
 )
 _GAME_END = select(_games.c.finished_at).where(_games.c.id == bindparam("game_id"))
-_REMATCH = select(_games.c.id, _games.c.finished_at).where(
+_REMATCH = select(_games.c.id, _games.c.started_at, _games.c.finished_at).where(
     _games.c.rematch_of_id == bindparam("game_id")
 )
-_EARLIER = select(_games.c.rematch_of_id).where(_games.c.id == bindparam("game_id"))
+_earlier = _games.alias("earlier")
+_EARLIER = (
+    select(_earlier.c.id, _earlier.c.finished_at, _games.c.started_at)
+    .join(_earlier, _earlier.c.id == _games.c.rematch_of_id)
+    .where(_games.c.id == bindparam("game_id"))
+)
 
 
 def kept(game_id: int) -> list[dict[str, str]]:
@@ -197,7 +203,8 @@ def _evening_end(
 ) -> datetime | None:
     """When the evening of `game_id` (which ended at `finished_at`, None while it goes on)
     ended: the end of its last rematch („Rewanż” after „Rewanż”), or None while that one goes
-    on. A rematch starts only from a finished game, so an unfinished game is the last."""
+    on. A rematch starts only from a finished game, so an unfinished game is the last; one
+    started after the evening had ended (`_same_evening`) begins another evening."""
     run = conn.execute if conn is not None else db.session.execute
     seen = {game_id}
     for _step in range(MAX_REMATCHES_FOLLOWED):
@@ -206,9 +213,18 @@ def _evening_end(
         following = run(_REMATCH, {"game_id": game_id}).first()
         if following is None or following.id in seen:
             break
+        if not _same_evening(finished_at, following.started_at):
+            break
         game_id, finished_at = following.id, following.finished_at
         seen.add(game_id)
     return finished_at
+
+
+def _same_evening(finished_at: datetime, rematch_started_at: datetime) -> bool:
+    """Whether a rematch started while the evening of the game it follows (which ended at
+    `finished_at`) still went on: a rematch tapped on an old end screen, once the links of
+    that evening had stopped working, does not bring them back."""
+    return rematch_started_at < finished_at + AFTER_END
 
 
 def _evening_on(
@@ -224,15 +240,18 @@ def _evening_on(
 
 def _earlier_games(game_id: int) -> list[int]:
     """The games of the evening before `game_id`, latest first: the game it is the rematch
-    of, that game's own…"""
+    of, that game's own… up to a rematch started after the evening before it had ended
+    (`_same_evening`)."""
     chain: list[int] = []
     current = game_id
     for _step in range(MAX_REMATCHES_FOLLOWED):
-        earlier = db.session.scalar(_EARLIER, {"game_id": current})
-        if earlier is None or earlier == game_id or earlier in chain:
+        row = db.session.execute(_EARLIER, {"game_id": current}).first()
+        if row is None or row.id == game_id or row.id in chain:
             break
-        chain.append(earlier)
-        current = earlier
+        if row.finished_at is None or not _same_evening(row.finished_at, row.started_at):
+            break
+        chain.append(row.id)
+        current = row.id
     return chain
 
 
