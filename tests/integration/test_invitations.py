@@ -846,6 +846,27 @@ def test_deleting_the_game_ends_its_invitations(family: Family):
     assert phone.get(f"/gry/{family.game_id}").status_code == 404
 
 
+def test_a_game_deleted_after_its_links_expired_promises_no_phone_its_way_back(
+    family: Family, moved_clock
+):
+    """The game's evening was over, so its link no longer worked, when the family deleted it:
+    the trash keeps no link, and the phone is told its link expired, not that the game will
+    take it back once restored (it would not: the game is as long over as before)."""
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
+    moved_clock[0] = family.finished_at(solo) + invitations.AFTER_END + timedelta(hours=1)
+    with family.app.app_context():
+        entry = trash.delete_game(family.account_id, solo)
+
+    told = text(phone.get(f"/gry/{solo}"))
+
+    assert GONE_TEXT in told
+    assert "Tę grę usunięto" not in told
+    with family.app.app_context():
+        restored = trash.restore(family.account_id, entry).game_id
+        assert db.session.scalar(select(func.count()).select_from(GameInvitation)) == 0
+    assert phone.get(f"/gry/{restored}").status_code == 404
+
+
 def test_a_game_restored_from_the_trash_takes_its_joined_phones_back(family: Family):
     """Deleted by mistake, then „Cofnij”: the phone joined by the game's link opens its old
     address and is led to the game as restored, where it writes as before, with no new code.

@@ -151,13 +151,18 @@ _EARLIER = (
 
 
 def kept(game_id: int) -> list[dict[str, str]]:
-    """The game's invitations that still work (not revoked, before their hard cap), as the
-    trash keeps them when the game is deleted: `make_again` brings them back with it."""
+    """The game's invitations that still work (not revoked, before their hard cap, its evening
+    not over), as the trash keeps them when the game is deleted: `make_again` brings them back
+    with it."""
+    moment = now()
+    finished_at = db.session.scalar(_GAME_END, {"game_id": game_id})
+    if not _evening_on(game_id, finished_at, moment):
+        return []  # none works: the phone is told its link expired, not to wait for a restore
     rows = db.session.execute(
         select(_inv.c.mode, _inv.c.token_hash, _inv.c.created_at, _inv.c.expires_at)
         .where(_inv.c.game_id == game_id, *_NOT_ENDED)
         .order_by(_inv.c.id),
-        {"now": now()},
+        {"now": moment},
     )
     return [
         {
