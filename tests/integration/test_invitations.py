@@ -846,6 +846,49 @@ def test_deleting_the_game_ends_its_invitations(family: Family):
     assert phone.get(f"/gry/{family.game_id}").status_code == 404
 
 
+def test_a_link_revoked_while_its_game_is_deleted_stays_revoked_after_the_restore(
+    family: Family, monkeypatch: pytest.MonkeyPatch
+):
+    """One phone revokes a link just as another deletes the game, after the deletion has read
+    the links it keeps: the revocation either waits and finds the game gone (told so), or is
+    kept. Never revoked on the panel and then back with the game restored."""
+    import threading
+
+    invitation_id, url = family.invite("play")
+    phone = join(family.app, url)
+    answer: list[object] = []
+
+    def revoke() -> None:
+        with family.app.app_context():
+            try:
+                invitations.revoke(family.account_id, family.game_id, invitation_id)
+                answer.append("revoked")
+            except NotFound as exc:
+                answer.append(exc)
+
+    revoking = threading.Thread(target=revoke)
+    real_kept = invitations.kept
+
+    def kept_then_revoked(game_id: int) -> list[dict[str, str]]:
+        links = real_kept(game_id)
+        revoking.start()
+        revoking.join(timeout=2)  # done by now, unless it waits for the deletion
+        return links
+
+    monkeypatch.setattr(invitations, "kept", kept_then_revoked)
+    with family.app.app_context():
+        entry = trash.delete_game(family.account_id, family.game_id)
+    revoking.join(timeout=30)
+    with family.app.app_context():
+        restored = trash.restore(family.account_id, entry).game_id
+
+    assert answer, "the revocation did not end"
+    if answer[0] == "revoked":
+        assert phone.get(f"/gry/{restored}").status_code == 404
+    else:
+        assert isinstance(answer[0], NotFound), answer
+
+
 def test_a_game_deleted_after_its_links_expired_promises_no_phone_its_way_back(
     family: Family, moved_clock
 ):

@@ -158,10 +158,14 @@ def kept(game_id: int) -> list[dict[str, str]]:
     finished_at = db.session.scalar(_GAME_END, {"game_id": game_id})
     if not _evening_on(game_id, finished_at, moment):
         return []  # none works: the phone is told its link expired, not to wait for a restore
+    # Locked (PostgreSQL; SQLite's write lock already serializes) until the deletion commits:
+    # a revocation that came first is seen here, one that comes after waits and finds the
+    # game gone, never revoked on the panel and then made again by the restore.
     rows = db.session.execute(
         select(_inv.c.mode, _inv.c.token_hash, _inv.c.created_at, _inv.c.expires_at)
         .where(_inv.c.game_id == game_id, *_NOT_ENDED)
-        .order_by(_inv.c.id),
+        .order_by(_inv.c.id)
+        .with_for_update(),
         {"now": moment},
     )
     return [
