@@ -399,6 +399,8 @@ class DeletedGame(Model):
     __table_args__ = (
         Index("ix_deleted_games_account_deleted", "account_id", "deleted_at"),
         Index("ix_deleted_games_account_game", "account_id", "game_id"),
+        # A guest phone knows its game's id, not the account (services.trash.keeps_invitation).
+        Index("ix_deleted_games_game", "game_id"),
         # Never used twice: an old page's „Przywróć” must not restore another game.
         {"sqlite_autoincrement": True},
     )

@@ -18,7 +18,16 @@ from sqlalchemy import func, select, update
 from werkzeug.routing import Rule
 
 from tracker.extensions import db
-from tracker.models import Account, ApiToken, AuditEvent, Game, GameInvitation, Player, Turn
+from tracker.models import (
+    Account,
+    ApiToken,
+    AuditEvent,
+    DeletedGame,
+    Game,
+    GameInvitation,
+    Player,
+    Turn,
+)
 from tracker.services import Conflict, NotFound, accounts, games, invitations, trash
 
 from .test_accounts import sign_in, sign_up
@@ -942,6 +951,31 @@ def test_a_game_restored_from_the_trash_takes_its_joined_phones_back(family: Fam
     assert watcher.get(f"/gry/{restored}").status_code == 404
     with family.app.app_context():
         assert [i.mode for i in invitations.live(family.account_id, restored)] == ["play"]
+
+
+def test_deleting_the_evenings_first_game_leaves_its_phones_in_the_rematch(family: Family):
+    """The family deletes the game a phone joined, while that phone plays its rematch: the
+    phone's link goes to the rematch (its panel lists it as its own) and the phone plays on.
+    The first game comes back from the trash without it."""
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
+    with family.app.app_context():
+        invitation_id = db.session.scalar(select(GameInvitation.id))
+        rematch = games.rematch(family.account_id, solo).id
+        entry = trash.delete_game(family.account_id, solo)
+
+    assert phone.get(f"/gry/{rematch}").status_code == 200
+    assert write_turn(phone, rematch, "11123", "ones", 1).status_code == 303
+    panel = family.browser.get(f"/gry/{rematch}/telefony").get_data(as_text=True)
+    assert f'data-invitation="{invitation_id}"' in panel
+    assert "z wcześniejszej gry" not in panel
+    with family.app.app_context():
+        restored = trash.restore(family.account_id, entry).game_id
+        assert invitations.live(family.account_id, rematch)[0].game_id == rematch
+        kept = db.session.scalar(
+            select(func.count()).select_from(DeletedGame).where(DeletedGame.invitations.is_(None))
+        )
+    assert kept == 1  # nothing kept: SQL NULL, as for entries from before the column
+    assert phone.get(f"/gry/{restored}").status_code == 404  # not a game of its evening now
 
 
 # --- expiry ----------------------------------------------------------------------------------

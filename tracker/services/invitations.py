@@ -150,6 +150,25 @@ _EARLIER = (
 )
 
 
+def hand_to_rematch(game_id: int) -> None:
+    """In the write that deletes the game: its invitations that still work go to its rematch,
+    when the family played one the same evening. The phones joined by them are playing that
+    rematch (`games_of`): deleting the evening's first game must not shut them out of it."""
+    moment = now()
+    finished_at = db.session.scalar(_GAME_END, {"game_id": game_id})
+    if finished_at is None:
+        return
+    following = db.session.execute(_REMATCH, {"game_id": game_id}).first()
+    if following is None or not _same_evening(finished_at, following.started_at):
+        return
+    if not _evening_on(game_id, finished_at, moment):
+        return
+    db.session.execute(
+        update(_inv).where(_inv.c.game_id == game_id, *_NOT_ENDED).values(game_id=following.id),
+        {"now": moment},
+    )
+
+
 def kept(game_id: int) -> list[dict[str, str]]:
     """The game's invitations that still work (not revoked, before their hard cap, its evening
     not over), as the trash keeps them when the game is deleted: `make_again` brings them back

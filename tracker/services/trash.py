@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, delete, func, insert, null, select, update
 
 from ..extensions import db
 from ..i18n import N_, _, gettext
@@ -117,6 +117,7 @@ def keep(account_id: int, game: Game) -> int:
     """Put the account's game into the trash, in the caller's write transaction (the caller
     deletes the game and commits); the entry's id. Older entries of the account go."""
     document = game_document(game)
+    invitations.hand_to_rematch(game.id)  # the phones playing its rematch keep their links
     rematch_uid = db.session.scalar(select(_games.c.uid).where(_games.c.rematch_of_id == game.id))
     purge(account_id)
     return int(
@@ -135,7 +136,7 @@ def keep(account_id: int, game: Game) -> int:
                 "player_ids": [seat.player_id for seat in game.seats],
                 "rematch_uid": rematch_uid,
                 # The phones joined by a link play on when the game comes back (`restore`).
-                "invitations": invitations.kept(game.id) or None,
+                "invitations": invitations.kept(game.id) or null(),  # SQL NULL, not JSON null
             },
         ).scalar_one()
     )
