@@ -1402,3 +1402,19 @@ def test_half_of_a_utf16_pair_in_a_body_is_a_400_and_writes_nothing(api: Api, pa
     after = api.game(game["id"])
     assert [t["field"] for t in after["turns"]] == ["sixes"]
     assert len(api.get(GAMES).get_json()["games"]) == 1
+
+
+def test_an_unknown_variant_for_a_new_game_names_poker_among_the_known_ones(api: Api):
+    # A game may be started in dice poker, so the refusal must not leave it out of the list
+    # (the rules endpoints, which have no poker table, keep naming the table variants only).
+    response = api.post(GAMES, {"variant": "yahtzee", "players": ["Ala", "Ola"]})
+
+    assert response.status_code == 400
+    assert response.get_json()["error"] == (
+        "Nieznany wariant 'yahtzee'. Znane warianty: standard, ordered, scandinavian, triple, "
+        "poker."
+    )
+    score = api.post("/api/v1/score", {"variant": "yahtzee", "dice": [1, 2, 3, 4, 5]})
+    assert score.get_json()["error"].endswith(
+        "Znane warianty: standard, ordered, scandinavian, triple."
+    )

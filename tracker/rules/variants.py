@@ -6,7 +6,7 @@ variant id, name, kind and player limit is known in one registry (`VARIANTS`, `f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
@@ -160,24 +160,32 @@ TABLE_VARIANTS: dict[str, Variant] = {v.id: v for v in VARIANTS.values() if isin
 VARIANT_NAMES: dict[str, str] = {v.id: v.name for v in VARIANTS.values()}
 
 
+def _unknown_variant(variant_id: object, known: Iterable[str]) -> RulesError:
+    """The refusal of an unknown variant, naming the variants the caller accepts."""
+    return RulesError(
+        Text(
+            N_("Nieznany wariant %(variant)s. Znane warianty: %(known)s."),
+            variant=repr(variant_id),
+            known=", ".join(known),
+        ),
+        Code.UNKNOWN_VARIANT,
+    )
+
+
 def find_variant(variant_id: object) -> AnyVariant:
-    """The variant with this id (poker included); RulesError (a ValueError) for anything else."""
+    """The variant with this id (poker included); RulesError (a ValueError) for anything else,
+    naming every variant a game may be started in, poker too."""
     if not isinstance(variant_id, str) or variant_id not in VARIANTS:
-        known = ", ".join(TABLE_VARIANTS)
-        raise RulesError(
-            Text(
-                N_("Nieznany wariant %(variant)s. Znane warianty: %(known)s."),
-                variant=repr(variant_id),
-                known=known,
-            ),
-            Code.UNKNOWN_VARIANT,
-        )
+        raise _unknown_variant(variant_id, VARIANTS)
     return VARIANTS[variant_id]
 
 
 def find_table_variant(variant_id: object) -> Variant:
-    """The table variant with this id; RulesError for poker (it has no table) and the rest."""
-    variant = find_variant(variant_id)
+    """The table variant with this id; RulesError for poker (it has no table) and the rest
+    (naming only the table variants: poker is no answer where a table is asked for)."""
+    if not isinstance(variant_id, str) or variant_id not in VARIANTS:
+        raise _unknown_variant(variant_id, TABLE_VARIANTS)
+    variant = VARIANTS[variant_id]
     if not isinstance(variant, Variant):
         raise RulesError(
             Text(N_("Poker kościany nie ma tabeli: układy porównuje się w rundach.")),
