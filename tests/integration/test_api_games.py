@@ -624,6 +624,27 @@ def test_a_retried_turn_with_its_player_is_stored_once(app: Flask, api: Api):
         assert db.session.scalar(select(func.count()).select_from(Turn)) == 1
 
 
+def test_a_turn_from_a_client_behind_an_undo_says_the_turn_was_taken_back(api: Api):
+    # The client saw next_seq 3; another phone took turn 2 back, so next_seq is 2 again.
+    # Nothing was written meanwhile: "already written" would send the client looking for a
+    # turn that is not there. The refusal says what happened, with the code of a changed game.
+    game = api.new_game("standard", ["Ala", "Ola"])
+    api.turn(game["id"], SIXES, "sixes")
+    api.turn(game["id"], [1, 1, 1, 2, 3], "ones")
+    api.undo(game["id"])
+
+    response = api.post(
+        f"{GAMES}/{game['id']}/turns", {"dice": SIXES, "field": "chance", "expected_seq": 3}
+    )
+
+    assert response.status_code == 409
+    assert response.get_json() == {
+        "error": "Na innym telefonie cofnięto ruch. Teraz kolej: Ola.",
+        "code": "game_changed",
+    }
+    assert [t["field"] for t in api.game(game["id"])["turns"]] == ["sixes"]
+
+
 # --- undo --------------------------------------------------------------------------------
 
 

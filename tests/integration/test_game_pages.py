@@ -452,6 +452,22 @@ def test_the_roll_written_with_turns_after_it_names_them(table: Table):
     )
 
 
+def test_a_turn_sent_for_a_turn_taken_back_since_says_so(table: Table):
+    """The form sent for Ola's turn 2 after another phone took back Ala's turn 1: the flash
+    tells of the undo, not that the turn was „already written” (nothing was)."""
+    game_id = table.new_game(["Ala", "Ola"])
+    table.write(game_id, "66612", "sixes")
+    assert table.post(f"/gry/{game_id}/cofnij", {"seq": "2"}).status_code == 303
+    table.client.get(f"/gry/{game_id}")  # the undo's own message, shown
+
+    response = table.write(game_id, "66666", "five_of_a_kind", seq=2)
+
+    assert response.status_code in (302, 303)
+    html = text_of(table.client.get(response.headers["Location"]).get_data(as_text=True))
+    assert "Na innym telefonie cofnięto ruch. Teraz kolej: Ala." in html
+    assert "został już zapisany" not in html
+
+
 def test_a_fragment_for_a_turn_taken_back_since_says_so(table: Table):
     """Dice typed for Ola's turn 2, and another phone takes back Ala's turn 1: not „zapisano
     już” (nothing was written), but the undo, and whose turn it is now."""

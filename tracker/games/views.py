@@ -489,7 +489,8 @@ def _turn_refused(
         # Dice that are the roll already written at their turn, in another field, are not
         # carried to the next player's turn (`games.written_with`).
         kept = not exc.view.finished and not games.written_with(exc.view, exc.seq, dice_text)
-        flash(overtaken_text(exc.view, exc.written, dice_kept=kept), "error")
+        taken_back = exc.seq > exc.view.next_seq  # another phone took a turn back
+        flash(overtaken_text(exc.view, exc.written, taken_back=taken_back, dice_kept=kept), "error")
         return _to_game(game_id, dice=dice_text if kept else None, seq=exc.view.next_seq)
     view = _load(game_id)
     if view.is_poker:

@@ -74,7 +74,18 @@ class Overtaken(Conflict):
     code = "already_written"
 
     def __init__(self, view: GameView, expected_seq: int) -> None:
-        super().__init__(gettext(ALREADY_WRITTEN))
+        if expected_seq > view.next_seq and not view.finished:
+            # The screen is ahead of the game: another phone took a turn back, nothing was
+            # written meanwhile, so "already written" would be false.
+            super().__init__(
+                _(
+                    "Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s.",
+                    name=view.current_name,
+                ),
+                code=GAME_CHANGED,
+            )
+        else:
+            super().__init__(gettext(ALREADY_WRITTEN))
         self.view = view
         self.seq = expected_seq
         self.written = view.turns[expected_seq - 1 :]
