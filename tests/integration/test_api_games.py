@@ -1439,3 +1439,25 @@ def test_an_unknown_variant_for_a_new_game_names_poker_among_the_known_ones(api:
     assert score.get_json()["error"].endswith(
         "Znane warianty: standard, ordered, scandinavian, triple."
     )
+
+
+def test_a_game_polled_with_its_etag_answers_304_also_when_a_proxy_made_it_weak(api: Api):
+    # If-None-Match compares weakly (RFC 9110, 13.1.2): a proxy that compresses the answer
+    # (nginx's gzip) turns the ETag into W/"…", and the client sends that back.
+    game = api.new_game()
+    first = api.get(f"{GAMES}/{game['id']}")
+    etag = first.headers["ETag"]
+
+    for sent in (etag, f"W/{etag}"):
+        again = api.client.get(
+            f"{GAMES}/{game['id']}", headers={**api.headers, "If-None-Match": sent}
+        )
+        assert again.status_code == 304, sent
+        assert again.get_data() == b""
+
+    api.turn(game["id"], SIXES, "sixes")
+    moved = api.client.get(
+        f"{GAMES}/{game['id']}", headers={**api.headers, "If-None-Match": f"W/{etag}"}
+    )
+    assert moved.status_code == 200
+    assert moved.headers["ETag"] != etag

@@ -1136,3 +1136,13 @@ def test_another_account_gets_404_for_every_page_and_post(app: Flask, table: Tab
         from tracker.extensions import db
 
         assert db.session.query(Turn).count() == 1
+
+
+def test_the_live_state_polled_with_a_weakened_etag_answers_304(table: Table):
+    # live.js polls /stan with If-None-Match; behind a compressing proxy the ETag is W/"…".
+    game_id = table.new_game(["Ala", "Ola"])
+    etag = table.client.get(f"/gry/{game_id}/stan").headers["ETag"]
+
+    again = table.client.get(f"/gry/{game_id}/stan", headers={"If-None-Match": f"W/{etag}"})
+
+    assert again.status_code == 304

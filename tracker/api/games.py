@@ -188,7 +188,7 @@ def get_game(game_id: int) -> Response:
     `If-None-Match` gets `304 Not Modified` from one indexed read while nothing happened."""
     account_id = current_account().id
     etag = games.stamp(account_id, game_id)
-    if etag in request.if_none_match:
+    if request.if_none_match.contains_weak(etag):  # weak comparison (RFC 9110, 13.1.2)
         response = Response(status=304)
     else:
         view = games.load(account_id, game_id)

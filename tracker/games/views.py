@@ -140,7 +140,7 @@ def state(game_id: int) -> ResponseReturnValue:
         etag = games.stamp(account_id(), game_id)
     except NotFound as exc:
         abort(404, exc.message)
-    if etag in request.if_none_match:
+    if request.if_none_match.contains_weak(etag):  # weak comparison (RFC 9110, 13.1.2)
         response = Response(status=304)
     else:
         view = _load(game_id)
