@@ -978,6 +978,51 @@ def test_deleting_the_evenings_first_game_leaves_its_phones_in_the_rematch(famil
     assert phone.get(f"/gry/{restored}").status_code == 404  # not a game of its evening now
 
 
+def test_the_first_game_and_its_rematch_deleted_at_once_keep_the_link_in_the_trash(
+    family: Family, monkeypatch: pytest.MonkeyPatch
+):
+    """Two phones delete the evening's first game and its rematch at the same moment: the
+    first game's deletion waits for the rematch's, finds it gone, and keeps its link in its
+    own trash entry (no link handed to a game no longer there: a foreign-key error on
+    PostgreSQL). Restoring it brings the phone back."""
+    import threading
+    import time
+
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
+    with family.app.app_context():
+        rematch = games.rematch(family.account_id, solo).id
+    inside = threading.Event()
+    real_kept = invitations.kept
+
+    def slow_for_the_rematch(game_id: int) -> list[dict[str, str]]:
+        if game_id == rematch:  # the rematch's deletion holds its lock a moment
+            inside.set()
+            time.sleep(0.5)
+        return real_kept(game_id)
+
+    monkeypatch.setattr(invitations, "kept", slow_for_the_rematch)
+    failures: list[BaseException] = []
+
+    def delete_the_rematch() -> None:
+        with family.app.app_context():
+            try:
+                trash.delete_game(family.account_id, rematch)
+            except BaseException as exc:  # reported below
+                failures.append(exc)
+
+    other = threading.Thread(target=delete_the_rematch)
+    other.start()
+    assert inside.wait(10)
+    with family.app.app_context():
+        entry = trash.delete_game(family.account_id, solo)
+    other.join(30)
+
+    assert failures == []
+    with family.app.app_context():
+        restored = trash.restore(family.account_id, entry).game_id
+    assert phone.get(f"/gry/{restored}").status_code == 200
+
+
 # --- expiry ----------------------------------------------------------------------------------
 
 

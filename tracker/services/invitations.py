@@ -163,6 +163,14 @@ def hand_to_rematch(game_id: int) -> None:
         return
     if not _evening_on(game_id, finished_at, moment):
         return
+    # The rematch's row locked first: a phone deleting it meanwhile is waited for, and then
+    # found gone (the links stay with this game, into its trash), never a link handed to a
+    # game that no longer exists (a foreign-key error on PostgreSQL).
+    still_there = db.session.scalar(
+        select(_games.c.id).where(_games.c.id == following.id).with_for_update()
+    )
+    if still_there is None:
+        return
     db.session.execute(
         update(_inv).where(_inv.c.game_id == game_id, *_NOT_ENDED).values(game_id=following.id),
         {"now": moment},
