@@ -254,7 +254,7 @@ def play(game_id: int) -> ResponseReturnValue:
             _say_stands_written(view, seq)
         else:
             written = view.turns[seq - 1 :] if seq is not None else []
-            taken_back = seq is not None and seq > view.next_seq
+            taken_back = seq is not None and games.taken_back_since(view, seq)
             flash(overtaken_text(view, written, taken_back=taken_back), "error")
             kept = None if view.finished else dice_text
         location = url_for(
@@ -436,7 +436,7 @@ def overtaken_text(
     """What another phone wrote meanwhile, said so that the table can check it: "Na innym
     telefonie zapisano już: Ola – Ful 25. Teraz kolej: Ala. Twoje kości zostały…"; or, with
     `taken_back`, that it took back the turn these dice were for."""
-    if taken_back and not view.finished:
+    if taken_back:  # `games.taken_back_since`
         said = _("Na innym telefonie cofnięto ruch. Teraz kolej: %(name)s.", name=view.current_name)
         return f"{said} {_check_kept_dice(view)}"
     if not written:
@@ -489,8 +489,10 @@ def _turn_refused(
         # Dice that are the roll already written at their turn, in another field, are not
         # carried to the next player's turn (`games.written_with`).
         kept = not exc.view.finished and not games.written_with(exc.view, exc.seq, dice_text)
-        taken_back = exc.seq > exc.view.next_seq  # another phone took a turn back
-        flash(overtaken_text(exc.view, exc.written, taken_back=taken_back, dice_kept=kept), "error")
+        flash(
+            overtaken_text(exc.view, exc.written, taken_back=exc.taken_back, dice_kept=kept),
+            "error",
+        )
         return _to_game(game_id, dice=dice_text if kept else None, seq=exc.view.next_seq)
     view = _load(game_id)
     if view.is_poker:

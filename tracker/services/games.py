@@ -74,7 +74,8 @@ class Overtaken(Conflict):
     code = "already_written"
 
     def __init__(self, view: GameView, expected_seq: int) -> None:
-        if expected_seq > view.next_seq and not view.finished:
+        self.taken_back = taken_back_since(view, expected_seq)
+        if self.taken_back:
             # The screen is ahead of the game: another phone took a turn back, nothing was
             # written meanwhile, so "already written" would be false.
             super().__init__(
@@ -521,6 +522,12 @@ def _undo_overtaken(view: GameView, expected_seq: int) -> str:
     return _("Stan gry zmienił się na innym telefonie. Sprawdź tabelę i spróbuj ponownie.")
 
 
+def taken_back_since(view: GameView, expected_seq: int) -> bool:
+    """Whether a screen that expected turn `expected_seq` is ahead of the game because another
+    phone took a turn back since (nothing was written meanwhile; the game goes on)."""
+    return expected_seq > view.next_seq and not view.finished
+
+
 def rematch_started(account_id: int, game_id: int) -> int | None:
     """The rematch of the account's game, once someone tapped „Rewanż”; None before."""
     if store.game_stamp(account_id, game_id) is None:  # not the account's game
@@ -570,6 +577,7 @@ __all__ = [
     "load",
     "rematch",
     "rematch_started",
+    "taken_back_since",
     "record_turn",
     "stamp",
     "undo_last_turn",
