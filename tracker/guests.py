@@ -21,8 +21,9 @@ has, and the invitation in its session is ignored.
 from __future__ import annotations
 
 import dataclasses
+from typing import NoReturn
 
-from flask import Flask, abort, flash, g, make_response, redirect, request, session, url_for
+from flask import Flask, abort, g, make_response, request, session, url_for
 from flask_login import current_user
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
@@ -141,10 +142,7 @@ def _admit() -> None:
     if visitor is None:
         why = _why_shut_out()
         if why == DELETED:  # titled as on the family's phones (games.views)
-            from .errors import render_error  # tracker.errors → tracker.api → back here
-
-            said = render_error(HTTPNotFound(gettext(why)), title=gettext("Tej gry tu już nie ma"))
-            abort(make_response(said))
+            _not_here(gettext(why), gettext("Tej gry tu już nie ma"))
         abort(404, gettext(why))
     view_args = request.view_args or {}
     requested = view_args.get("game_id")
@@ -157,18 +155,15 @@ def _admit() -> None:
         visitor = dataclasses.replace(visitor, game_id=requested)
     if requested != visitor.game_id:
         restored = _restored_as(visitor, requested)
-        if restored is not None and request.endpoint:
+        if restored is not None:
             # The old address of its game, deleted by mistake and restored („Cofnij”) as a new
             # game: the page opens that one, as on the family's phones (games.views).
-            flash(gettext("Tę grę przywrócono z kosza (może na innym telefonie). Oto ona."), "info")
-            target = {**view_args, "game_id": restored}
-            abort(redirect(url_for(request.endpoint, **target), code=303))
+            from .web import to_restored_game  # tracker.web imports this module
+
+            abort(to_restored_game(restored))
         if "game_id" in view_args and request.blueprint != "api":
             # Not „Nie ma takiej strony”: the phone is in the wrong game, not at a broken link.
-            from .errors import render_error  # tracker.errors → tracker.api → back here
-
-            said = render_error(HTTPNotFound(gettext(OTHER_GAME)), title=gettext(OTHER_GAME_TITLE))
-            abort(make_response(said))
+            _not_here(gettext(OTHER_GAME), gettext(OTHER_GAME_TITLE))
         abort(404)
     if request.endpoint in GAME_PAGES:
         g.guest = visitor
@@ -204,20 +199,33 @@ def _restored_as(visitor: Guest, requested: object) -> int | None:
     (its invitation came back with it, `services.trash.restore`); for a page, not a background
     redraw, a write or the API. None otherwise."""
     from .services import trash  # tracker.services.trash → … → tracker.web → back here
-    from .web import REDRAW_HEADER
+    from .web import is_page_request
 
-    if not isinstance(requested, int) or request.method != "GET" or request.blueprint == "api":
+    if not isinstance(requested, int) or not is_page_request():
         return None
     if request.endpoint not in GAME_PAGES - {"games.state"}:  # a poll is told 404
-        return None
-    if request.headers.get(REDRAW_HEADER) is not None:
-        return None
-    if "fragment" in request.args:
         return None
     gone = trash.gone(visitor.account_id, requested)
     if gone is None or gone.restored_as is None:
         return None
     return gone.restored_as if gone.restored_as in invitations.games_of(visitor) else None
+
+
+def _not_here(message: str, title: str) -> NoReturn:
+    """A 404 page with its own title: what this phone may do instead."""
+    from .errors import render_error  # tracker.errors → tracker.api → back here
+
+    abort(make_response(render_error(HTTPNotFound(message), title=title)))
+
+
+def rematch_to_follow(game_id: int) -> int | None:
+    """On a guest phone's end screen: the rematch the family started, which it follows (it has
+    no „Rewanż” of its own); None before one, and on the family's own phones."""
+    if not is_guest():
+        return None
+    from .services import games  # tracker.services.games → … → tracker.web → back here
+
+    return games.rematch_started(account_id(), game_id)
 
 
 def is_guest() -> bool:

@@ -27,7 +27,9 @@ from flask import (
     Blueprint,
     Flask,
     current_app,
+    flash,
     get_flashed_messages,
+    redirect,
     request,
     url_for,
 )
@@ -142,6 +144,25 @@ def rolls_unbroken(message: object) -> Markup:
 # (`services.players`). base.html shows it as the „Cofnij” of the message before it.
 UNDO_DELETE = "undo-delete"
 UNDO_MERGE = "undo-merge"
+
+
+def is_page_request() -> bool:
+    """A page the browser opens (GET, a known address): not a background redraw
+    (`REDRAW_HEADER`), nor a fragment of one, nor a write."""
+    return (
+        request.method == "GET"
+        and request.endpoint is not None
+        and "fragment" not in request.args
+        and request.headers.get(REDRAW_HEADER) is None
+    )
+
+
+def to_restored_game(game_id: int) -> Response:
+    """The same page of the game restored from the trash as `game_id` (an old address of it,
+    opened on a phone of the family or a guest phone joined to it), said so."""
+    flash(i18n.gettext("Tę grę przywrócono z kosza (może na innym telefonie). Oto ona."), "info")
+    target = {**(request.view_args or {}), "game_id": game_id}
+    return redirect(url_for(str(request.endpoint), **target), code=303)
 
 
 def one_time_messages() -> list[tuple[str, str]]:

@@ -16,15 +16,14 @@ from flask import flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from .. import rules
-from ..guests import is_guest
+from ..guests import rematch_to_follow
 from ..i18n import _, ngettext
 from ..rules import PokerRound
 from ..rules_text import rules_text
-from ..services import games
 from ..services.games import GameView
 from ..services.transfer import bgstats
 from ..store.rows import TurnRow
-from ..web import account_id, and_list, local_zone
+from ..web import and_list, local_zone
 
 
 @dataclass(frozen=True)
@@ -224,8 +223,7 @@ def render_finished(view: GameView) -> str:
         standings=standings(view),
         rounds=[round_card(view, r) for r in reversed(view.match.rounds)],
         bgstats_link=bgstats.view_link(view, timezone=local_zone().key),
-        # A guest phone has no „Rewanż” of its own: it follows the family's (tracker/guests.py).
-        rematch_id=games.rematch_started(account_id(), view.id) if is_guest() else None,
+        rematch_id=rematch_to_follow(view.id),  # a guest phone follows the family's „Rewanż”
     )
 
 

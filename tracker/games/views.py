@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response
 from .. import rules
 from ..errors import render_error
 from ..forms import EmptyForm, add_error
-from ..guests import is_guest
+from ..guests import rematch_to_follow
 from ..guests import watching as guest_watching
 from ..i18n import _
 from ..rules import VARIANT_NAMES, next_in_order
@@ -40,13 +40,14 @@ from ..services.inputs import whole_number
 from ..services.transfer import bgstats
 from ..store.rows import TurnRow
 from ..web import (
-    REDRAW_HEADER,
     UNDO_DELETE,
     account_id,
     and_list,
+    is_page_request,
     local_zone,
     prefers_minimal,
     signed_in_only,
+    to_restored_game,
 )
 from ..web import when as format_when
 from . import poker, watch
@@ -112,11 +113,8 @@ def _deleted_or_restored(game_id: int) -> Response | str | None:
     if gone is None:
         return None
     if gone.restored_as is not None:
-        page = request.method == "GET" and "fragment" not in request.args
-        if page and request.headers.get(REDRAW_HEADER) is None and request.endpoint:
-            flash(_("Tę grę przywrócono z kosza (może na innym telefonie). Oto ona."), "info")
-            target = {**(request.view_args or {}), "game_id": gone.restored_as}
-            return redirect(url_for(request.endpoint, **target), code=303)
+        if is_page_request():
+            return to_restored_game(gone.restored_as)
         return _("Tę grę przywrócono z kosza jako nową grę: otwórz ją ze strony głównej.")
     when = format_when(gone.deleted_at)
     if gone.in_trash:
@@ -332,8 +330,7 @@ def _render_finished(view: GameView) -> str:
         winners=and_list(view.winners),
         last_turn=last_turn_text(view),
         bgstats_link=bgstats.view_link(view, timezone=local_zone().key),
-        # A guest phone has no „Rewanż” of its own: it follows the family's (tracker/guests.py).
-        rematch_id=games.rematch_started(account_id(), view.id) if is_guest() else None,
+        rematch_id=rematch_to_follow(view.id),  # a guest phone follows the family's „Rewanż”
     )
 
 
