@@ -41,7 +41,7 @@ from werkzeug.wrappers import Response
 from . import guests, i18n
 from .collation import polish_sorted  # Polish alphabetical order (ą after a, ł after l)
 from .extensions import login_manager
-from .i18n import gettext
+from .i18n import N_, gettext
 from .rules import VARIANT_NAMES
 from .rules_text import rules_text
 from .services import ServiceError
@@ -186,6 +186,10 @@ def local_zone() -> ZoneInfo:
 HISTORY_PLACE = ("strona", "wariant", "gracz", "stan", "od", "do")
 # The values of its `stan` (whether a game is over), which the home page links to as well.
 HISTORY_UNFINISHED, HISTORY_FINISHED = "w-toku", "zakonczone"
+# A filter's variant that is none of its list's (an old bookmark's id): the history's and the
+# statistics' forms say it in the words of their select, not as the API's list of ids.
+UNKNOWN_VARIANT_CHOICE = N_("Nie ma takiego wariantu. Wybierz jeden z listy.")
+
 _LONGEST_PLACE_VALUE = 32  # a page number, an id, a day as typed: anything longer is no place
 
 

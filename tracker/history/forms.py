@@ -16,7 +16,7 @@ from ..i18n import _, lazy_gettext
 from ..rules import VARIANT_NAMES
 from ..rules_text import rules_text
 from ..services.filters import FROM, TO, GameFilter, InvalidFilter, read_filter
-from ..web import HISTORY_FINISHED, HISTORY_UNFINISHED
+from ..web import HISTORY_FINISHED, HISTORY_UNFINISHED, UNKNOWN_VARIANT_CHOICE
 
 
 class HistoryFilterForm(Form):
@@ -47,7 +47,7 @@ class HistoryFilterForm(Form):
         """The filter asked for, or None with the errors next to their fields."""
         variant = self.wariant.data or None
         if variant is not None and variant not in VARIANT_NAMES:
-            self.wariant.errors = [_("Nie ma takiego wariantu. Wybierz jeden z listy.")]
+            self.wariant.errors = [_(UNKNOWN_VARIANT_CHOICE)]
             variant = None
         player = self.gracz.data or None
         known = self.known_players

@@ -17,7 +17,13 @@ from ..rules import TABLE_VARIANTS, VARIANT_NAMES
 from ..services import NotFound, players, stats
 from ..services.filters import VARIANT, GameFilter, InvalidFilter, read_filter
 from ..services.inputs import whole_number
-from ..web import account_id, describe_filter, local_zone, signed_in_only
+from ..web import (
+    UNKNOWN_VARIANT_CHOICE,
+    account_id,
+    describe_filter,
+    local_zone,
+    signed_in_only,
+)
 from .charts import decimal, percent, signed
 from .forms import FilterForm
 from .pages import local_day, overview_charts, period, player_charts, variant_name
@@ -45,10 +51,8 @@ def _filter(form: FilterForm, player_ids: list[int]) -> GameFilter | None:
         )
     except InvalidFilter as exc:
         for field, message in exc.errors.items():
-            if field == VARIANT:
-                # The service names the known variants by their ids, for the API; here the
-                # select lists them by name, so the history's words (an old bookmark's id).
-                message = _("Nie ma takiego wariantu. Wybierz jeden z listy.")
+            if field == VARIANT:  # the service names the variants by id, for the API
+                message = _(UNKNOWN_VARIANT_CHOICE)
             name = ERROR_FIELDS.get(field, "variant")
             form[name].errors = [*form[name].errors, message]
         return None
