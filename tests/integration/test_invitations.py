@@ -1023,6 +1023,22 @@ def test_the_first_game_and_its_rematch_deleted_at_once_keep_the_link_in_the_tra
     assert phone.get(f"/gry/{restored}").status_code == 200
 
 
+def test_a_link_revived_by_an_undo_does_not_follow_a_rematch_of_another_evening(
+    family: Family, moved_clock
+):
+    """The family came back to an old game's end screen the next day, tapped „Rewanż” (a new
+    evening), then took back the old game's last turn, which reopens it and its link: the
+    phone joined to the old game opens it again, but not the new evening's rematch."""
+    phone, solo = guest_of_a_finished_solo_game(family, "play")
+    moved_clock[0] = family.finished_at(solo) + invitations.AFTER_END + timedelta(hours=1)
+    with family.app.app_context():
+        rematch = games.rematch(family.account_id, solo).id
+        games.undo_last_turn(family.account_id, solo)
+
+    assert phone.get(f"/gry/{solo}").status_code == 200
+    assert phone.get(f"/gry/{rematch}").status_code == 404
+
+
 # --- expiry ----------------------------------------------------------------------------------
 
 

@@ -234,18 +234,19 @@ def _ends_at(expires_at: datetime, finished_at: datetime | None) -> datetime:
     return expires_at if finished_at is None else min(expires_at, finished_at + AFTER_END)
 
 
-def _evening_end(
+def _evening_after(
     game_id: int, finished_at: datetime | None, conn: Connection | None = None
-) -> datetime | None:
-    """When the evening of `game_id` (which ended at `finished_at`, None while it goes on)
-    ended: the end of its last rematch („Rewanż” after „Rewanż”), or None while that one goes
-    on. A rematch starts only from a finished game, so an unfinished game is the last; one
-    started after the evening had ended (`_same_evening`) begins another evening."""
+) -> list[tuple[int, datetime | None]]:
+    """The games of the evening after `game_id` (which ended at `finished_at`, None while it
+    goes on), in order, each with its end: its rematch, the rematch's („Rewanż” after
+    „Rewanż”)… A rematch starts only from a finished game, so an unfinished game is the last;
+    one started after the evening had ended (`_same_evening`) begins another evening."""
     run = conn.execute if conn is not None else db.session.execute
+    after: list[tuple[int, datetime | None]] = []
     seen = {game_id}
     for _step in range(MAX_REMATCHES_FOLLOWED):
         if finished_at is None:
-            return None
+            break
         following = run(_REMATCH, {"game_id": game_id}).first()
         if following is None or following.id in seen:
             break
@@ -253,7 +254,17 @@ def _evening_end(
             break
         game_id, finished_at = following.id, following.finished_at
         seen.add(game_id)
-    return finished_at
+        after.append((game_id, finished_at))
+    return after
+
+
+def _evening_end(
+    game_id: int, finished_at: datetime | None, conn: Connection | None = None
+) -> datetime | None:
+    """When the evening of `game_id` (which ended at `finished_at`) ended: the end of its last
+    game (`_evening_after`), None while that one goes on."""
+    after = _evening_after(game_id, finished_at, conn)
+    return after[-1][1] if after else finished_at
 
 
 def _same_evening(finished_at: datetime, rematch_started_at: datetime) -> bool:
@@ -463,16 +474,13 @@ def guest(invitation_id: object, token_digest: object) -> Guest | None:
 
 
 def games_of(visitor: Guest) -> list[int]:
-    """The games a guest phone may open: the game of its invitation, then its rematch, the
-    rematch's rematch… (the family tapped „Rewanż”: the phones at the table follow without a
-    new code). The invitation lives as long as that evening (`_evening_on`)."""
-    chain = [visitor.game_id]
-    for _step in range(MAX_REMATCHES_FOLLOWED):
-        following = game_store.rematch_of(chain[-1])
-        if following is None or following in chain:
-            break
-        chain.append(following)
-    return chain
+    """The games a guest phone may open: the game of its invitation, then the rest of its
+    evening (`_evening_after`: the family tapped „Rewanż”, and the phones at the table follow
+    without a new code). The invitation lives as long as that evening (`_evening_on`)."""
+    conn = game_store.connection()
+    finished_at = conn.execute(_GAME_END, {"game_id": visitor.game_id}).scalar()
+    after = _evening_after(visitor.game_id, finished_at, conn)
+    return [visitor.game_id, *(game_id for game_id, _end in after)]
 
 
 def confirm_before_commit(visitor: Guest) -> None:
